@@ -1,0 +1,27 @@
+# MGLRU series: see README.md.  Every target runs from a fresh Debian 12
+# machine as root; 'setup' installs what is missing.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.PHONY: help setup tree export kernel kernel-bench test run check-series clean
+
+help:
+	@sed -n 's/^## //p' README.md
+
+setup:
+	scripts/setup.sh
+tree: setup
+	scripts/tree.sh
+export:
+	scripts/export.sh
+kernel: tree
+	scripts/kernel.sh test
+kernel-bench: tree
+	scripts/kernel.sh bench
+test:
+	scripts/test.sh
+run:
+	scripts/run.sh
+check-series: tree
+	scripts/check-series.sh
+clean:
+	rm -rf build

@@ -1,0 +1,85 @@
+#!/bin/bash
+# 'make check-series': review gates for every commit of base..HEAD.
+#  - bisectability: each commit builds mm/ plus the directories it touches,
+#    with CONFIG_LRU_GEN=y and =n; the tip builds a whole bzImage with both;
+#  - no new W=1 or sparse warnings in the C files the series touches
+#    (tip against base, line numbers ignored);
+#  - checkpatch --strict per patch.
+# Works in its own worktree ($BUILD/check-tree), never in $TREE.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
+wt=$BUILD/check-tree
+logs=$BUILD/logs/check-series
+mkdir -p "$logs"
+if [ ! -e "$wt/.git" ]; then
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$wt" base
+fi
+commits=$(git -C "$TREE" rev-list --reverse base..HEAD)
+tip=$(git -C "$TREE" rev-parse HEAD)
+[ -n "$commits" ] || { note "the series is empty"; exit 0; }
+bad=0
+result() { # result OK? DESCRIPTION
+	if [ "$1" = 0 ]; then echo "ok - $2"; else echo "not ok - $2"; bad=1; fi
+}
+
+# Two configs: the small kernel (no debug) with LRU_GEN=y and KUnit tests,
+# and the same without LRU_GEN.
+configure() { # configure OUT y|n
+	local out=$1
+	mkdir -p "$out"
+	make -s -C "$wt" O="$out" tinyconfig >/dev/null
+	(cd "$out" && "$wt/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
+		"$TOP/configs/base.config" >/dev/null)
+	"$wt/scripts/config" --file "$out/.config" -e LRU_GEN_KUNIT_TEST
+	[ "$2" = y ] || "$wt/scripts/config" --file "$out/.config" -d LRU_GEN
+	make -s -C "$wt" O="$out" olddefconfig
+}
+build() { # build OUT TARGETS...
+	local out=$1
+	shift
+	make -s -C "$wt" O="$out" -j"$JOBS" "$@"
+}
+
+for c in $commits; do
+	git -C "$wt" checkout -q --detach "$c"
+	subject=$(git -C "$wt" log -1 --format='%h %s')
+	dirs=$(git -C "$wt" diff --name-only "$c^" "$c" -- '*.c' | xargs -r -n1 dirname |
+		grep -v '^tools/' | sort -u | sed 's|$|/|' | xargs)
+	for y in y n; do
+		out=$BUILD/out-check-$y
+		configure "$out" "$y"
+		targets="mm/ $dirs"
+		[ "$c" = "$tip" ] && targets=bzImage
+		# shellcheck disable=SC2086
+		r=0
+		build "$out" $targets > "$logs/build-$y-${c:0:12}.log" 2>&1 || r=1
+		result $r "builds with LRU_GEN=$y ($targets): $subject"
+	done
+done
+
+# W=1 and sparse on the touched C files: the tip must add no warning.
+files=$(git -C "$TREE" diff --name-only base "$tip" -- '*.c' | grep -v '^tools/' || true)
+objs=$(echo "$files" | sed -n 's/\.c$/.o/p' | xargs)
+warnings() { # warnings REV: W=1 and sparse warnings of $objs at REV
+	git -C "$wt" checkout -q --detach "$1"
+	# shellcheck disable=SC2086
+	build "$BUILD/out-check-y" W=1 C=2 $objs 2>&1 >/dev/null |
+		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort
+}
+if [ -n "$objs" ]; then
+	configure "$BUILD/out-check-y" y
+	warnings base > "$logs/warnings-base.txt" || true
+	warnings "$tip" > "$logs/warnings-tip.txt" || true
+	new=$(comm -13 "$logs/warnings-base.txt" "$logs/warnings-tip.txt")
+	[ -z "$new" ] || echo "$new" | sed 's/^/#   /'
+	r=0
+	[ -z "$new" ] || r=1
+	result $r "no new W=1 or sparse warnings in $objs"
+fi
+
+"$TOP/scripts/checkpatch.sh" || bad=1
+[ "$bad" = 0 ] || die "series checks failed (logs in $logs)"
+note "series checks passed"

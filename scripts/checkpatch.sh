@@ -1,0 +1,24 @@
+#!/bin/bash
+# checkpatch.sh [PATCH...]: run checkpatch.pl --strict with codespell on the
+# given patch files (default: series/).  Prints one 'ok'/'not ok' line per
+# patch and exits non-zero if any patch has an error, warning or check.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+dict=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
+[ -f "$dict" ] || die "codespell dictionary missing: run 'make setup'"
+[ $# -gt 0 ] || set -- $(series_patches)
+bad=0
+for p in "$@"; do
+	# Debian's python3 has the modules checkpatch's helpers need.
+	if out=$(PATH=/usr/bin:$PATH "$TREE/scripts/checkpatch.pl" --strict -q \
+		--codespell --codespellfile="$dict" --no-summary --showfile "$p" 2>&1) &&
+		[ -z "$out" ]; then
+		echo "ok - checkpatch ${p##*/}"
+	else
+		echo "not ok - checkpatch ${p##*/}"
+		echo "$out" | sed 's/^/#   /'
+		bad=1
+	fi
+done
+exit $bad
