@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aging_cost: the cost of MGLRU page-table aging on a node that holds none
+ * of a process's memory.
+ *
+ * The process joins its own memcg, binds its memory to one node, maps a
+ * sparse address space (one page per 2 MiB over many 1 GiB PUDs) plus a
+ * dense hot set in the first PUD, then asks debugfs for aging passes of
+ * the other node (force_scan=0, so the Bloom filters apply).  For each
+ * value of /sys/kernel/mm/lru_gen/enabled given with -e, interleaved over
+ * -r repetitions, it prints one JSON line: the time of the passes (write(2)
+ * of the aging command) and the per-pass deltas of the walk counters.
+ */
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include "lrugen.h"
+
+#define PUD_SIZE	(1UL << 30)
+#define PMD_SIZE	(1UL << 21)
+#define MPOL_BIND	2
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: aging_cost [-s SPARSE_GIB] [-H HOT_MIB] [-p PASSES] [-r REPS]\n"
+		"                  [-b BIND_NODE] [-a AGE_NODE] -e CAPS[,CAPS...]\n");
+	exit(2);
+}
+
+static long num(const char *s, long lo, long hi, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	if (*s == 0 || *end || v < lo || v > hi)
+		die("%s must be a number in [%ld, %ld], got '%s'", what, lo, hi, s);
+	return v;
+}
+
+static void touch(char *p, size_t len, size_t stride)
+{
+	for (size_t off = 0; off < len; off += stride)
+		p[off]++;
+}
+
+int main(int argc, char **argv)
+{
+	long sparse_gib = 64, hot_mib = 64, passes = 100, reps = 3, bind = 0, age = 1;
+	unsigned int caps[8];
+	int ncaps = 0, opt, id, err;
+	char *caps_arg = NULL;
+
+	while ((opt = getopt(argc, argv, "s:H:p:r:b:a:e:")) != -1) {
+		switch (opt) {
+		case 's': sparse_gib = num(optarg, 1, 1024, "-s"); break;
+		case 'H': hot_mib = num(optarg, 2, 512, "-H"); break;
+		case 'p': passes = num(optarg, 1, 100000, "-p"); break;
+		case 'r': reps = num(optarg, 1, 100, "-r"); break;
+		case 'b': bind = num(optarg, 0, 63, "-b"); break;
+		case 'a': age = num(optarg, 0, 63, "-a"); break;
+		case 'e': caps_arg = optarg; break;
+		default: usage();
+		}
+	}
+	if (!caps_arg || optind != argc)
+		usage();
+	for (char *tok = strtok(caps_arg, ","); tok; tok = strtok(NULL, ",")) {
+		if (ncaps == 8)
+			die("at most 8 values for -e");
+		caps[ncaps++] = num(tok, 0, 0xffff, "-e value");
+	}
+
+	unsigned int orig = lru_gen_caps();
+
+	for (int i = 0; i < ncaps; i++) {
+		if (set_lru_gen_caps(caps[i]) || lru_gen_caps() != caps[i])
+			die("this kernel does not accept lru_gen/enabled=0x%04x", caps[i]);
+	}
+	set_lru_gen_caps(orig);
+
+	join_cgroup("aging_cost");
+	id = memcg_id("aging_cost");
+	if (id < 0)
+		die("memcg of /aging_cost not in " LRU_GEN_DEBUGFS);
+
+	unsigned long mask = 1UL << bind;
+
+	if (syscall(SYS_set_mempolicy, MPOL_BIND, &mask, 64))
+		die("set_mempolicy(node %ld): %s", bind, strerror(errno));
+
+	/* (1 + sparse_gib) PUDs, aligned to 1 GiB; the first one is hot. */
+	size_t len = (sparse_gib + 1) * PUD_SIZE;
+	char *raw = mmap(NULL, len + PUD_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (raw == MAP_FAILED)
+		die("mmap %zu bytes: %s", len, strerror(errno));
+	char *base = (char *)(((uintptr_t)raw + PUD_SIZE - 1) & ~(PUD_SIZE - 1));
+
+	madvise(base, len, MADV_NOHUGEPAGE);
+	touch(base + PUD_SIZE, len - PUD_SIZE, PMD_SIZE);
+	touch(base, hot_mib << 20, 4096);
+
+	double *t = malloc(passes * sizeof(*t));
+
+	for (int rep = 0; rep < reps; rep++) {
+		for (int c = 0; c < ncaps; c++) {
+			struct lru_gen_node a, b;
+			double us, total = 0;
+
+			set_lru_gen_caps(caps[c]);
+			/* one untimed pass to settle the filters in this mode */
+			touch(base, hot_mib << 20, 4096);
+			usleep(1000);
+			err = age_once(id, age, &us);
+			if (err)
+				die("aging node %ld: %s", age, strerror(-err));
+			read_lru_gen_node(id, age, &a);
+			for (long i = 0; i < passes; i++) {
+				touch(base, hot_mib << 20, 4096);
+				usleep(1000);	/* let the mm be used again */
+				err = age_once(id, age, &t[i]);
+				if (err)
+					die("aging node %ld: %s", age, strerror(-err));
+				total += t[i];
+			}
+			read_lru_gen_node(id, age, &b);
+			qsort(t, passes, sizeof(*t), cmp_double);
+#define PER_PASS(f) (a.f < 0 ? -1.0 : (double)(b.f - a.f) / passes)
+			printf("{\"workload\":\"aging_cost\",\"enabled\":\"0x%04x\",\"rep\":%d,"
+			       "\"sparse_gib\":%ld,\"hot_mib\":%ld,\"bind_node\":%ld,\"age_node\":%ld,"
+			       "\"passes\":%ld,\"aging_us_total\":%.1f,\"aging_us_median\":%.1f,"
+			       "\"leaf_per_pass\":%.1f,\"young_per_pass\":%.1f,"
+			       "\"pmd_tested_per_pass\":%.1f,\"pud_skipped_per_pass\":%.1f,"
+			       "\"walks_per_pass\":%.2f,\"empty_walks_per_pass\":%.2f}\n",
+			       caps[c], rep, sparse_gib, hot_mib, bind, age, passes, total,
+			       t[passes / 2], PER_PASS(leaf), PER_PASS(young),
+			       PER_PASS(pmd_tested), PER_PASS(pud_skipped), PER_PASS(walks),
+			       PER_PASS(empty_walks));
+			fflush(stdout);
+		}
+	}
+	set_lru_gen_caps(orig);
+	return 0;
+}
