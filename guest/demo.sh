@@ -21,7 +21,14 @@ for bit in 0x0001:"multi-gen LRU core" 0x0002:"page table walks for aging" \
 	0x0004:"clear accessed bits in non-leaf PMDs" 0x0008:"PUD-level Bloom filter" \
 	0x0010:"frequency-guided promotion"; do
 	b=${bit%%:*}
-	if [ $((caps & b)) != 0 ]; then s=on; else s=off; fi
+	if [ $((caps & b)) != 0 ]; then
+		s=on
+	elif echo $((caps | b)) > $enabled 2>/dev/null; then
+		s=off
+		echo "$caps" > $enabled
+	else
+		s="not in this kernel"
+	fi
 	printf '  %s  %-40s %s\n' "$b" "${bit#*:}" "$s"
 done
 
@@ -49,7 +56,24 @@ echo "+ $id 0 $max 1 0" > $dbg 2>/dev/null || true
 
 section "lru_gen after the workload (one more aging step on node 0)"
 block "$id" $dbg
-section "lru_gen_full after the workload (tiers and page-table walk counters)"
-block "$id" ${dbg}_full
+section "lru_gen_full after the workload, node 0 (tiers and page-table walk counters)"
+block "$id" ${dbg}_full | awk '$1 == "node" { n = $2 } n == 0'
 section "memory.stat of /demo"
 grep -E '^(file|workingset_refault_file|workingset_activate_file|active_file|inactive_file|pgscan|pgsteal) ' $cg/memory.stat
+
+# Page-table aging of a node that holds none of a process's memory: a
+# process bound to node 0 with 8 GiB of sparse mappings, aged on node 1.
+cd /guest
+section "aging node 1 for a process on node 0: 20 passes per setting"
+if [ $((caps & 0x8)) != 0 ]; then
+	./aging_cost -s 8 -H 16 -p 20 -r 1 -e $((caps)),$((caps & ~0x8))
+else
+	./aging_cost -s 8 -H 16 -p 20 -r 1 -e $((caps))
+fi | awk -F'[{}:,"]+' '
+	BEGIN { printf "  %-8s %12s %10s %12s %12s %12s\n", "enabled", "median us", "leaf/pass",
+		"pmd_tested", "pud_skipped", "empty walks" }
+	{ for (i = 2; i < NF; i += 2) v[$i] = $(i + 1)
+	  printf "  %-8s %12s %10s %12s %12s %12s\n", v["enabled"], v["aging_us_median"],
+		v["leaf_per_pass"], v["pmd_tested_per_pass"], v["pud_skipped_per_pass"],
+		v["empty_walks_per_pass"] }'
+echo "  (per pass; -1: this kernel has no such counter)"
