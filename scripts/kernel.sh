@@ -14,7 +14,7 @@ test) frags="base debug" ;;
 bench) frags="base bench" ;;
 *) die "unknown variant '$variant' (test or bench)" ;;
 esac
-out=${O:-$BUILD/out-$variant}
+out=$(realpath -m "${O:-$BUILD/out-$variant}")
 [ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
 mkdir -p "$out"
 
