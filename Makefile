@@ -2,10 +2,10 @@
 # machine as root; 'setup' installs what is missing.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help setup tree export kernel kernel-bench test run check-series clean
+.PHONY: help setup tree export kernel kernel-bench test run check-series mail clean
 
 help:
-	@sed -n 's/^## //p' README.md
+	@sed -n '/^## Targets/,/^## /{/^make /p}' README.md
 
 setup:
 	scripts/setup.sh
@@ -23,5 +23,7 @@ run:
 	scripts/run.sh
 check-series: tree
 	scripts/check-series.sh
+mail: tree
+	scripts/mail.sh
 clean:
 	rm -rf build

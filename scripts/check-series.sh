@@ -9,7 +9,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
+[ -e "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
 wt=$BUILD/check-tree
 logs=$BUILD/logs/check-series
 mkdir -p "$logs"

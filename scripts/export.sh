@@ -6,7 +6,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
+[ -e "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
 cd "$TREE"
 [ -z "$(git status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes: commit them first"

@@ -15,7 +15,7 @@ bench) frags="base bench" ;;
 *) die "unknown variant '$variant' (test or bench)" ;;
 esac
 out=$(realpath -m "${O:-$BUILD/out-$variant}")
-[ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
+[ -e "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
 mkdir -p "$out"
 
 files=

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-TREE=${TREE:-$BUILD/linux}
+TREE=$(realpath -m "${TREE:-$BUILD/linux}")
 SERIES=$TOP/series
 JOBS=${JOBS:-$(nproc)}
 # shellcheck source=../base/BASE

@@ -10,7 +10,7 @@ set -eu -o pipefail
 # shellcheck source=../series/mail.conf
 . "$SERIES/mail.conf"
 
-cover=$SERIES/cover-letter.txt
+cover=${COVER:-$SERIES/cover-letter.txt}
 [ -s "$cover" ] || die "$cover is missing or empty"
 if grep -nE 'EDITME|TODO|TBD|FIXME|XXX|@@[A-Z_]+@@' "$cover"; then
 	die "$cover still has placeholders (lines above)"
@@ -30,6 +30,9 @@ if [ ! -d "$mt/.git" ]; then
 	git -C "$mt" config user.name "$SERIES_NAME"
 	git -C "$mt" config user.email "$SERIES_EMAIL"
 	git -C "$mt" config b4.send-no-patatt-sign yes
+	# An SMTP setting keeps b4 off its web endpoint (which insists on
+	# signing); with 'send -o' nothing is ever sent.
+	git -C "$mt" config sendemail.smtpserver localhost
 	git -C "$mt" config b4.send-series-to "$LIST"
 	git -C "$mt" checkout -q -b mglru
 	b4q prep -e base > /dev/null
