@@ -51,7 +51,7 @@ for c in $commits; do
 	for y in y n; do
 		out=$BUILD/out-check-$y
 		configure "$out" "$y"
-		targets="mm/ $dirs"
+		targets=$(echo mm/ $dirs | tr ' ' '\n' | sort -u | xargs)
 		[ "$c" = "$tip" ] && targets=bzImage
 		# shellcheck disable=SC2086
 		r=0
@@ -62,7 +62,11 @@ done
 
 # W=1 and sparse on the touched C files: the tip must add no warning.
 files=$(git -C "$TREE" diff --name-only base "$tip" -- '*.c' | grep -v '^tools/' || true)
-objs=$(echo "$files" | sed -n 's/\.c$/.o/p' | xargs)
+# Only files that kbuild compiles as objects (not #included test files).
+objs=$(for f in $files; do
+	o=${f%.c}.o
+	grep -qw "${o##*/}" "$TREE/${f%/*}/Makefile" 2>/dev/null && echo "$o"
+done | xargs)
 warnings() { # warnings REV: W=1 and sparse warnings of $objs at REV
 	git -C "$wt" checkout -q --detach "$1"
 	# shellcheck disable=SC2086
