@@ -22,7 +22,8 @@ max_seq() {
 }
 
 is_caps() { echo "$1" | grep -qx '0x[0-9a-f]\{4\}'; }
-rejected() { ! (echo "$1" > "$enabled") 2>/tmp/smoke.err && grep -q 'Invalid argument' /tmp/smoke.err; }
+err=${TMPDIR:-/tmp}/smoke.err
+rejected() { ! (echo "$1" > "$enabled") 2>"$err" && grep -q "Invalid argument" "$err"; }
 
 echo "TAP version 13"
 echo "1..9"
