@@ -9,6 +9,10 @@ sh /guest/smoke.sh || rc=1
 if [ -x /guest/mm/run_vmtests.sh ] && [ -s /guest/mm/categories ]; then
 	echo "### SECTION kselftest"
 	cd /guest/mm
+	# file-backed tests need a disk, not the initramfs or tmpfs
+	if grep -q ' /mnt/scratch ' /proc/mounts; then
+		export TMPDIR=/mnt/scratch
+	fi
 	# run_vmtests.sh exits 4 (ksft_skip) if any test skipped.
 	bash ./run_vmtests.sh -t "$(cat categories)"
 	st=$?

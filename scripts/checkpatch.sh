@@ -8,10 +8,24 @@ set -eu
 dict=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
 [ -f "$dict" ] || die "codespell dictionary missing: run 'make setup'"
 [ $# -gt 0 ] || set -- $(series_patches)
+# series/checkpatch-exceptions: 'PATCH-FILE-GLOB TYPE REASON' lines.
+exceptions=$SERIES/checkpatch-exceptions
+ignores() { # ignores PATCH: the --ignore option for that patch, if any
+	local glob type reason list=
+	[ -f "$exceptions" ] || return 0
+	while read -r glob type reason; do
+		case $glob in '' | '#'*) continue ;; esac
+		[ -n "$reason" ] || die "$exceptions: no reason given for $glob $type"
+		# shellcheck disable=SC2254
+		case ${1##*/} in $glob) list=${list:+$list,}$type ;; esac
+	done < "$exceptions"
+	[ -z "$list" ] || echo "--ignore=$list"
+}
 bad=0
 for p in "$@"; do
 	# Debian's python3 has the modules checkpatch's helpers need.
-	if out=$(PATH=/usr/bin:$PATH "$TREE/scripts/checkpatch.pl" --strict -q \
+	# shellcheck disable=SC2046
+	if out=$(PATH=/usr/bin:$PATH "$TREE/scripts/checkpatch.pl" --strict -q $(ignores "$p") \
 		--codespell --codespellfile="$dict" --no-summary --showfile "$p" 2>&1) &&
 		[ -z "$out" ]; then
 		echo "ok - checkpatch ${p##*/}"
