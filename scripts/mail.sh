@@ -1,31 +1,61 @@
 #!/bin/bash
-# 'make mail': produce the series as mail with b4, never sending it.
+# 'make mail': produce the series as mail with b4 (0.12), never sending it.
 # A clone of the tree ($BUILD/mail/tree) is enrolled with b4; its cover
 # letter comes from series/cover-letter.txt, To/Cc from get_maintainer.pl
 # (b4 prep --auto-to-cc) plus the list, and 'b4 send -o' writes one .eml
 # per message to $BUILD/mail/v<REVISION>/.  Fails on cover-letter
-# placeholders and on checkpatch findings.
+# placeholders, on a bad REVISION and on checkpatch findings, before it
+# changes anything.
+#
+# Revisions: REVISION (series/mail.conf) is the revision to write.  Keep
+# $BUILD/mail: the clone holds b4's state (change-id, revision, sent/ tags)
+# and each v<N>/ folder stays.  Raising REVISION above the revision b4 is
+# at tags the mail of that revision as b4's 'sent/mglru-v<N>' (what
+# 'b4 send' does; offline, 'b4 prep --manual-reroll' cannot fetch the cover
+# letter), and the cover letter gets a range-diff against it.  Lowering
+# REVISION below b4's fails.
+#
+# Environment: REVISION=N overrides series/mail.conf; COVER=FILE replaces
+# series/cover-letter.txt.  For tests/mail.sh: SKIP_CHECKPATCH=1 skips the
+# checkpatch gate ('make test' runs checkpatch itself) and SKIP_CC=1 skips
+# get_maintainer.pl (two runs per patch, about 1 s each), so To: is only
+# the list and there is no Cc:.
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
+env_revision=${REVISION:-}
 # shellcheck source=../series/mail.conf
 . "$SERIES/mail.conf"
+REVISION=${env_revision:-$REVISION}
 
+case $REVISION in
+'' | 0* | *[!0-9]*) die "REVISION must be a positive integer (1 for v1, ...), not '$REVISION'" ;;
+esac
 cover=${COVER:-$SERIES/cover-letter.txt}
 [ -s "$cover" ] || die "$cover is missing or empty"
+cover=$(realpath "$cover")
 if grep -nE 'EDITME|TODO|TBD|FIXME|XXX|@@[A-Z_]+@@' "$cover"; then
 	die "$cover still has placeholders (lines above)"
 fi
 [ -n "$(series_patches)" ] || die "series/ has no patches"
-"$TOP/scripts/checkpatch.sh" > /dev/null || die "checkpatch is not clean: run scripts/checkpatch.sh"
+[ "${SKIP_CHECKPATCH:-}" = 1 ] || "$TOP/scripts/checkpatch.sh" > /dev/null ||
+	die "checkpatch is not clean: run scripts/checkpatch.sh"
 
 mail=$BUILD/mail
 mt=$mail/tree
 out=$mail/v$REVISION
-b4q() { (cd "$mt" && b4 --offline-mode "$@"); }
+subject() { # subject FILE: the Subject: header of a message, unfolded
+	awk '/^Subject: / {s = substr($0, 10); f = 1; next}
+		f && /^[ \t]/ {s = s $0; next} {f = 0} /^$/ {exit} END {print s}' "$1"
+}
+b4q() { # b4 in the clone; its messages go to $mail/b4.log
+	(cd "$mt" && b4 --offline-mode "$@") 2>> "$mail/b4.log" ||
+		{ tail -n 5 "$mail/b4.log" >&2; die "b4 $1 $2 failed (see $mail/b4.log)"; }
+}
 
+mkdir -p "$mail"
+: > "$mail/b4.log"
 if [ ! -d "$mt/.git" ]; then
 	note "cloning $TREE for b4"
-	mkdir -p "$mail"
 	git clone -q --shared --branch series "$TREE" "$mt"
 	git -C "$mt" config user.name "$SERIES_NAME"
 	git -C "$mt" config user.email "$SERIES_EMAIL"
@@ -37,37 +67,96 @@ if [ ! -d "$mt/.git" ]; then
 	git -C "$mt" checkout -q -b mglru
 	b4q prep -e base > /dev/null
 fi
-info() { b4q prep --show-info | sed -n "s/^$1: //p"; }
+state=$(b4q prep --show-info)
+info() { echo "$state" | sed -n "s/^$1: //p"; }
 rev=$(info revision)
-[ "$REVISION" -ge "$rev" ] || die "series/mail.conf has REVISION=$REVISION but b4 is at v$rev"
+[ "$REVISION" -ge "$rev" ] || die "REVISION=$REVISION but b4 in $mt is at v$rev:" \
+	"raise REVISION in series/mail.conf (or delete $mail to start over at v1)"
+
+# tag_sent N: tag the patches mailed in $mail/vN/ as b4's sent/mglru-vN,
+# with the cover letter (and so its base-commit: and change-id:) as the
+# message, as 'b4 send' would have.  'b4 prep --compare-to vN' uses it.
+tag_sent() {
+	local dir=$mail/v$1 base
+	base=$(sed -n 's/^base-commit: //p' "$dir"/0000-*.eml)
+	[ -n "$base" ] || die "no base-commit: in the cover letter of $dir"
+	git -C "$mt" checkout -q --detach "$base"
+	# shellcheck disable=SC2046
+	if ! git -C "$mt" am -q $(find "$dir" -name '*.eml' ! -name '0000-*' | sort); then
+		git -C "$mt" am --abort
+		git -C "$mt" checkout -q mglru
+		die "the patches of $dir do not apply to $base"
+	fi
+	{
+		# the subject, a blank line, the body without the signature
+		subject "$dir"/0000-*.eml
+		echo
+		sed '1,/^$/d; /^-- $/,$d' "$dir"/0000-*.eml
+	} | git -C "$mt" tag -a -F - "sent/mglru-v$1"
+	git -C "$mt" checkout -q mglru
+}
 if [ "$REVISION" -gt "$rev" ]; then
-	prev=$mail/v$rev
-	msgid=$(sed -n 's/^Message-Id: <\(.*\)>$/\1/Ip' "$prev"/0000-*.eml 2>/dev/null | head -1)
-	if [ -n "$msgid" ]; then
-		note "marking v$rev as sent ($msgid) and rerolling"
-		b4q prep --manual-reroll "$msgid" > /dev/null
+	if git -C "$mt" rev-parse -q --verify "refs/tags/sent/mglru-v$rev" > /dev/null; then
+		:
+	elif [ -d "$mail/v$rev" ]; then
+		note "tagging the mail in $mail/v$rev as sent/mglru-v$rev"
+		tag_sent "$rev"
+	else
+		note "no $mail/v$rev: v$REVISION gets no range-diff"
 	fi
 	b4q prep --force-revision "$REVISION" > /dev/null
+	state=$(b4q prep --show-info) # the cover commit changed
 fi
 
 # Put the current series on top of b4's cover commit.
-start=$(info start-commit)
-git -C "$mt" reset -q --hard "$start"
-for p in $(series_patches); do
-	git -C "$mt" am -q "$p" || die "git am of ${p##*/} failed in $mt"
-done
+git -C "$mt" reset -q --hard "$(info start-commit)"
+# shellcheck disable=SC2046
+git -C "$mt" am -q $(series_patches) ||
+	{ git -C "$mt" am --abort; die "git am of series/ failed in $mt"; }
 # shellcheck disable=SC2086
-[ -z "$PREFIXES" ] || b4q prep --set-prefixes $PREFIXES > /dev/null
-cp "$cover" "$mail/cover.txt"
-if [ "$REVISION" -gt 1 ] && git -C "$mt" rev-parse -q --verify "refs/tags/sent/*v$((REVISION - 1))" >/dev/null 2>&1; then
-	{ echo; echo "Range-diff against v$((REVISION - 1)):"; b4q prep --compare-to "v$((REVISION - 1))"; } >> "$mail/cover.txt"
-fi
-EDITOR="cp $mail/cover.txt" b4q prep --edit-cover > /dev/null
-b4q prep --auto-to-cc > /dev/null
+b4q prep --set-prefixes ${PREFIXES:-""} > /dev/null
+EDITOR="cp $cover" b4q prep --edit-cover > /dev/null
+# A range-diff against the latest sent revision below this one goes under
+# the diffstat, as 'git format-patch --range-diff' puts it, through b4's
+# cover template (its default plus the range-diff, '$' doubled): in the
+# cover text b4 would take its 'NN: ...' lines for trailers.
+prev=$(git -C "$mt" tag -l 'sent/mglru-v*' | sed 's/.*-v//' |
+	awk -v r="$REVISION" '$1 < r' | sort -n | tail -1)
+# shellcheck disable=SC2016
+{
+	printf '%s\n' '${cover}' '' '---' '${shortlog}' '' '${diffstat}'
+	if [ -n "$prev" ]; then
+		printf '\nRange-diff against v%s:\n' "$prev"
+		b4q prep --compare-to "v$prev" | sed 's/\$/$$/g'
+	fi
+	printf '%s\n' '---' 'base-commit: ${base_commit}' 'change-id: ${change_id}' '' \
+		'Best regards,' '-- ' '${signature}'
+} > "$mail/cover-template.txt"
+git -C "$mt" config b4.prep-cover-template "$mail/cover-template.txt"
+[ "${SKIP_CC:-}" = 1 ] || b4q prep --auto-to-cc > /dev/null
 rm -rf "$out"
-b4q send -o "$out" --no-sign > "$mail/send.log" 2>&1 || { cat "$mail/send.log"; die "b4 send -o failed"; }
-n=$(ls "$out"/*.eml | wc -l)
+b4q send -o "$out" --no-sign > /dev/null
+
+# b4 0.12 writes 'base-commit:' only into the cover letter.  Each patch
+# gets it too, where 'git format-patch --base' puts it for a single patch
+# (after the diff, before the signature), so that every message names its
+# base on its own, e.g. when a patch is picked out of the thread.
+base=$(sed -n 's/^base-commit: //p' "$out"/0000-*.eml)
+[ -n "$base" ] || die "b4 wrote no base-commit: into the cover letter"
+for f in "$out"/*.eml; do
+	case $f in */0000-*) continue ;; esac
+	grep -qi '^Content-Transfer-Encoding: [78]bit$' "$f" ||
+		die "${f##*/} is not 7bit/8bit: cannot add base-commit: to it"
+	sig=$(grep -n '^-- $' "$f" | tail -1 | cut -d: -f1)
+	if [ -n "$sig" ]; then
+		sed -i "${sig}i base-commit: $base" "$f"
+	else
+		echo "base-commit: $base" >> "$f"
+	fi
+done
+
+n=$(find "$out" -name '*.eml' | wc -l)
 note "wrote $n messages to $out:"
 for f in "$out"/*.eml; do
-	printf '  %s  %s\n' "${f##*/}" "$(sed -n 's/^Subject: //p' "$f" | head -1)"
+	printf '  %s  %s\n' "${f##*/}" "$(subject "$f")"
 done

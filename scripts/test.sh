@@ -41,7 +41,7 @@ cp "$TOP/guest/smoke.sh" "$guestdir/"
 
 phase vm
 set +e
-"$TOP/scripts/vm-run.sh" -n test -z 256 -d 256 -f "$guestdir" "$TOP/guest/test.sh"
+"$TOP/scripts/vm-run.sh" -n test -z 256 -d 512 -f "$guestdir" "$TOP/guest/test.sh"
 vmrc=$?
 set -e
 echo "-- VM run (splats, timeout, guest exit status)"

@@ -1,0 +1,424 @@
+#!/usr/bin/python3
+"""report.py --bound BIN --trace-sh SCRIPT --out DIR RESULTS: the lab report.
+
+RESULTS holds one JSON record per measured cell (scripts/bench.sh):
+  {"workload", "params": {...}, "arm", "kernel", "rep", "run_id",
+   "metrics": {NAME: number}, optional "trace", ...}; other keys are kept
+out of the way.  A cell is a workload with its params.  Writes DIR/report.md
+and DIR/plots/*.svg.  Per cell and arm: median (min-max) of every metric
+over the repetitions; ratios between arms paired by (run_id, rep); for zipf
+and uniform, the offline bounds of the cell's trace at each arm's measured
+cache size, and for uniform the check against 1 - C/N.
+
+"trace" is a path relative to the directory of RESULTS ($BUILD/bench): a
+fio iolog, or the fio job file itself, which SCRIPT (lab/host/trace.sh)
+turns into DIR/traces/NAME.iolog.  The last job of the iolog is the
+measured phase, the jobs before it are the warm-up.
+The environment variable RUN_ID, if set, keeps only that run's records.
+
+Malformed input (not JSON, a missing key, no record, a missing trace):
+a message on stderr, exit status 2, nothing written.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ARMS = ["classic", "mglru", "series", "fg-off", "pud-off"]
+WORKLOADS = ["zipf", "uniform", "hotstream", "idle", "anon", "aging", "fgcost"]
+PAIRS = [("mglru", "classic"), ("series", "classic"), ("series", "mglru"),
+         ("fg-off", "series"), ("pud-off", "series")]
+REQUIRED = {"workload": str, "params": dict, "arm": str, "kernel": str,
+            "rep": int, "run_id": str, "metrics": dict}
+BOUNDED = ("zipf", "uniform")   # need miss_ratio and cache_pages
+TOLERANCE = 0.03                # uniform: |miss ratio - (1 - C/N)|
+PAGES_PER_MIB = 256
+
+
+class Bad(Exception):
+    """Malformed input: reported, exit 2."""
+
+
+def rank(name, known):
+    return (known.index(name) if name in known else len(known), name)
+
+
+def order(names, known):
+    return sorted(names, key=lambda n: rank(n, known))
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def load(path, run_id):
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+    except OSError as e:
+        raise Bad(f"{path}: {e.strerror}")
+    records, seen = [], set()
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{n}"
+        try:
+            r = json.loads(line, parse_constant=lambda c: float("nan"))
+        except ValueError as e:
+            raise Bad(f"{where}: not JSON: {e}")
+        if not isinstance(r, dict):
+            raise Bad(f"{where}: not a JSON object")
+        for k, t in REQUIRED.items():
+            if k not in r:
+                raise Bad(f"{where}: missing key '{k}'")
+            if not isinstance(r[k], t) or isinstance(r[k], bool):
+                raise Bad(f"{where}: '{k}' must be a JSON {t.__name__}")
+        for m, v in r["metrics"].items():
+            if not is_number(v):
+                raise Bad(f"{where}: metric '{m}' is not a finite number")
+        if r["workload"] in BOUNDED:
+            for m in ("miss_ratio", "cache_pages"):
+                if m not in r["metrics"]:
+                    raise Bad(f"{where}: {r['workload']} record without metric '{m}'")
+        if "trace" in r and not isinstance(r["trace"], str):
+            raise Bad(f"{where}: 'trace' must be a path")
+        r["cell"] = (r["workload"], json.dumps(r["params"], sort_keys=True))
+        key = (r["cell"], r["arm"], r["run_id"], r["rep"])
+        if key in seen:
+            raise Bad(f"{where}: a second record of arm {r['arm']}, run {r['run_id']}, rep {r['rep']}")
+        seen.add(key)
+        if run_id is None or r["run_id"] == run_id:
+            records.append(r)
+    if not records:
+        raise Bad(f"{path}: no records" + (f" of run {run_id}" if run_id else ""))
+    return records
+
+
+def stats(values):
+    return statistics.median(values), min(values), max(values)
+
+
+def fmt(x):
+    return f"{x:.4g}" if abs(x) < 1e4 else f"{x:.0f}"
+
+
+def fmt_range(values):
+    med, lo, hi = stats(values)
+    return f"{fmt(med)} ({fmt(lo)}–{fmt(hi)})"
+
+
+def params_text(params):
+    return ", ".join(f"{k}={params[k]}" for k in sorted(params)) or "no parameters"
+
+
+def slug(workload, params):
+    s = "-".join(f"{k}{params[k]}" for k in sorted(params))
+    return re.sub(r"[^A-Za-z0-9.]+", "_", f"{workload}-{s}" if s else workload)
+
+
+class Traces:
+    """Iolog traces, their warm-up, and the bounds at each capacity."""
+
+    def __init__(self, base, out, bound, trace_sh):
+        self.base, self.out, self.bound, self.trace_sh = base, out, bound, trace_sh
+        self.iologs, self.results = {}, {}
+
+    def iolog(self, name):
+        """(iolog path, warm-up requests) for a record's 'trace'."""
+        if name in self.iologs:
+            return self.iologs[name]
+        path = os.path.join(self.base, name)
+        if not os.path.isfile(path):
+            raise Bad(f"trace '{name}' not found in {self.base}")
+        if path.endswith(".fio"):
+            job = path
+            path = os.path.join(self.out, "traces",
+                                os.path.basename(job)[:-len(".fio")] + ".iolog")
+            if not os.path.isfile(path) or os.path.getmtime(path) < os.path.getmtime(job):
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                p = subprocess.run([self.trace_sh, job, path], capture_output=True, text=True)
+                if p.returncode:
+                    raise Bad(f"trace of {name}: {p.stderr.strip()}")
+        # The measured phase is the last job: count the requests before it.
+        jobs = []
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("fio version"):
+                    jobs.append(0)
+                elif jobs and re.search(r" (read|write) ", line):
+                    jobs[-1] += 1
+        if not jobs:
+            raise Bad(f"trace '{name}': not a fio iolog")
+        self.iologs[name] = (path, sum(jobs[:-1]))
+        return self.iologs[name]
+
+    def bounds(self, name, capacity):
+        path, warm = self.iolog(name)
+        key = (path, capacity)
+        if key not in self.results:
+            p = subprocess.run([self.bound, "-w", str(warm), path, str(capacity)],
+                               capture_output=True, text=True)
+            if p.returncode:
+                raise Bad(f"bound on trace '{name}': {p.stderr.strip()}")
+            self.results[key] = json.loads(p.stdout)
+        return self.results[key]
+
+
+def analyse(records, traces):
+    """Everything the report shows, computed before anything is written."""
+    cells = {}
+    for r in records:
+        cells.setdefault(r["cell"], {}).setdefault(r["arm"], []).append(r)
+    out = []
+    for cell in sorted(cells, key=lambda c: (rank(c[0], WORKLOADS), c[1])):
+        workload, params = cell[0], json.loads(cell[1])
+        arms = {a: cells[cell][a] for a in order(cells[cell], ARMS)}
+        metrics = order({m for rs in arms.values() for r in rs for m in r["metrics"]},
+                        ["miss_ratio", "refaults_per_read", "iops", "cache_pages"])
+        c = {"workload": workload, "params": params, "arms": arms, "metrics": metrics,
+             "ratios": ratios(arms, metrics), "bounds": {}, "trace": None}
+        names = {r.get("trace") for rs in arms.values() for r in rs}
+        if workload in BOUNDED and names != {None}:
+            if len(names) != 1:
+                raise Bad(f"{workload} {params_text(params)}: records name different "
+                          f"traces or none: {sorted(map(str, names))}")
+            c["trace"] = names.pop()
+            c["warmup"] = traces.iolog(c["trace"])[1]
+            for a, rs in arms.items():
+                cap = round(statistics.median(r["metrics"]["cache_pages"] for r in rs))
+                c["bounds"][a] = traces.bounds(c["trace"], max(cap, 1))
+        if workload == "uniform":
+            if not is_number(params.get("file_mib")):
+                raise Bad(f"uniform {params_text(params)}: no params.file_mib (N)")
+            c["pages"] = params["file_mib"] * PAGES_PER_MIB
+        out.append(c)
+    return out
+
+
+def ratios(arms, metrics):
+    """{(a, b): {metric: [a/b per (run_id, rep) pair]}} for the arms present."""
+    res = {}
+    for a, b in PAIRS:
+        if a not in arms or b not in arms:
+            continue
+        by_rep = {(r["run_id"], r["rep"]): r["metrics"] for r in arms[b]}
+        res[(a, b)] = {}
+        for m in metrics:
+            v = []
+            for r in arms[a]:
+                other = by_rep.get((r["run_id"], r["rep"]), {})
+                if m in r["metrics"] and other.get(m):
+                    v.append(r["metrics"][m] / other[m])
+            if v:
+                res[(a, b)][m] = v
+    return res
+
+
+def values(rs, m):
+    return [r["metrics"][m] for r in rs if m in r["metrics"]]
+
+
+def uniform_check(c, a):
+    """(1 - C/N, median miss ratio - (1 - C/N)) of arm a."""
+    cap = statistics.median(values(c["arms"][a], "cache_pages"))
+    expect = 1 - cap / c["pages"]
+    return expect, statistics.median(values(c["arms"][a], "miss_ratio")) - expect
+
+
+def markdown(path, records, cells, run_id):
+    runs = sorted({r["run_id"] for r in records})
+    lines = ["# MGLRU lab report", "",
+             f"Source: `{path}`, {len(records)} records, run"
+             f"{'s' if len(runs) > 1 else ''} {', '.join(runs)}"
+             f"{' (RUN_ID)' if run_id else ''}.", "",
+             "Every value is the median (min–max) over repetitions, n = repetitions. "
+             "Ratios pair the repetitions of two arms of the same run (same run_id and rep). "
+             "Absolute times only describe this machine: compare arms by their ratios.", ""]
+    flags = []
+    for c in cells:
+        for a, rs in c["arms"].items():
+            if len(rs) < 3:
+                flags.append(f"{c['workload']} ({params_text(c['params'])}), arm {a}: "
+                             f"only {len(rs)} repetition{'s' if len(rs) > 1 else ''}, not a result")
+        if c["workload"] == "uniform":
+            for a in c["arms"]:
+                expect, dev = uniform_check(c, a)
+                if abs(dev) > TOLERANCE:
+                    flags.append(f"uniform ({params_text(c['params'])}), arm {a}: miss ratio "
+                                 f"deviates from 1 − C/N = {expect:.4f} by {dev:+.4f} "
+                                 f"(tolerance {TOLERANCE}): harness or cache-size problem")
+    lines += ["## Flags", ""] + ([f"- {f}" for f in flags] or ["- none"]) + [""]
+
+    workload = None
+    for c in cells:
+        if c["workload"] != workload:
+            workload = c["workload"]
+            lines += [f"## {workload}", "", f"![{workload}](plots/{workload}.svg)", ""]
+        arms = c["arms"]
+        lines += [f"### {workload}: {params_text(c['params'])}", ""]
+        lines += ["arms: " + "; ".join(
+            f"{a} = {'/'.join(sorted({r['kernel'] for r in rs}))} kernel, enabled "
+            f"{'/'.join(sorted({str(r.get('enabled', '?')) for r in rs}))}"
+            for a, rs in arms.items()), ""]
+        lines += ["| metric | " + " | ".join(f"{a} (n={len(rs)})" for a, rs in arms.items()) + " |",
+                  "|---" * (len(arms) + 1) + "|"]
+        for m in c["metrics"]:
+            lines.append(f"| {m} | " + " | ".join(
+                fmt_range(values(rs, m)) if values(rs, m) else "—" for rs in arms.values()) + " |")
+        lines.append("")
+        pairs = [p for p in c["ratios"] if c["ratios"][p]]
+        if pairs:
+            lines += ["Ratios per repetition pair, median (min–max):", "",
+                      "| metric | " + " | ".join(f"{a}/{b}" for a, b in pairs) + " |",
+                      "|---" * (len(pairs) + 1) + "|"]
+            for m in c["metrics"]:
+                cols = [c["ratios"][p].get(m) for p in pairs]
+                if any(cols):
+                    lines.append(f"| {m} | " + " | ".join(
+                        f"{stats(v)[0]:.3f} ({stats(v)[1]:.3f}–{stats(v)[2]:.3f})" if v else "—"
+                        for v in cols) + " |")
+            lines.append("")
+        if workload in BOUNDED:
+            lines += bounds_lines(c)
+    return "\n".join(lines)
+
+
+def bounds_lines(c):
+    lines = []
+    if c["bounds"]:
+        b0 = next(iter(c["bounds"].values()))
+        lines += [f"Bounds: `lab/host/bound` on trace `{c['trace']}` ({c['warmup']} warm-up "
+                  f"requests, {b0['requests']} measured, {b0['pages']} pages), at each arm's "
+                  "median cache_pages C. Gap = arm's median miss ratio − bound (relative).", "",
+                  "| arm | C (pages) | miss ratio | MIN | static opt. | LRU | gap to static | "
+                  "gap to MIN | refaults / miss |", "|---" * 9 + "|"]
+        for a, rs in c["arms"].items():
+            b, mr = c["bounds"][a], statistics.median(values(rs, "miss_ratio"))
+            gaps = [f"{mr - b[k]:+.4f} ({(mr - b[k]) / b[k] * 100:+.1f} %)" if b[k] else
+                    f"{mr - b[k]:+.4f}" for k in ("static_miss_ratio", "min_miss_ratio")]
+            rpr = values(rs, "refaults_per_read")
+            cal = f"{statistics.median(rpr) / mr:.3f}" if rpr and mr else "—"
+            lines.append(f"| {a} | {b['capacity']} | {fmt_range(values(rs, 'miss_ratio'))} | "
+                         f"{b['min_miss_ratio']:.4f} | {b['static_miss_ratio']:.4f} | "
+                         f"{b['lru_miss_ratio']:.4f} | {gaps[0]} | {gaps[1]} | {cal} |")
+        lines.append("")
+    else:
+        lines += ["Bounds: no trace recorded for this cell.", ""]
+    if c["workload"] == "uniform":
+        lines += [f"Negative control: every policy should miss 1 − C/N of the reads "
+                  f"(N = {c['pages']} pages, tolerance {TOLERANCE}).", "",
+                  "| arm | C (pages) | 1 − C/N | miss ratio | deviation | |", "|---" * 6 + "|"]
+        for a, rs in c["arms"].items():
+            expect, dev = uniform_check(c, a)
+            lines.append(f"| {a} | {fmt(statistics.median(values(rs, 'cache_pages')))} | "
+                         f"{expect:.4f} | {fmt_range(values(rs, 'miss_ratio'))} | {dev:+.4f} | "
+                         f"{'**FLAG**' if abs(dev) > TOLERANCE else 'ok'} |")
+        lines.append("")
+    return lines
+
+
+def plots(cells, outdir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    matplotlib.rcParams["svg.hashsalt"] = "mglru-lab"   # stable SVG ids
+    colors = dict(zip(ARMS, ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#9c755f"]))
+
+    def bars(ax, x, width, rs_by_arm, m, legend):
+        for i, (a, rs) in enumerate(rs_by_arm.items()):
+            v = values(rs, m)
+            if not v:
+                continue
+            med, lo, hi = stats(v)
+            ax.bar(x + (i - (len(rs_by_arm) - 1) / 2) * width, med, width,
+                   yerr=[[med - lo], [hi - med]], capsize=2,
+                   color=colors.get(a, "#bab0ac"), label=a if a not in legend else None)
+            legend.add(a)
+
+    def save(fig, name):
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, name), format="svg", metadata={"Date": None})
+        plt.close(fig)
+
+    for workload in order({c["workload"] for c in cells}, WORKLOADS):
+        wc = [c for c in cells if c["workload"] == workload]
+        metrics = order({m for c in wc for m in c["metrics"]}, wc[0]["metrics"])
+        arms = order({a for c in wc for a in c["arms"]}, ARMS)
+        cols = min(3, len(metrics))
+        rows = -(-len(metrics) // cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(4.5 * cols, 3.2 * rows), squeeze=False)
+        legend = set()
+        for ax, m in zip(axes.flat, metrics):
+            for x, c in enumerate(wc):
+                bars(ax, x, 0.8 / len(arms), {a: c["arms"].get(a, []) for a in arms}, m, legend)
+            ax.set_title(m, fontsize=9)
+            ax.set_xticks(range(len(wc)), [params_text(c["params"]).replace(", ", "\n")
+                                           for c in wc], fontsize=6)
+        for ax in list(axes.flat)[len(metrics):]:
+            ax.axis("off")
+        handles = [h for ax in axes.flat for h in ax.get_legend_handles_labels()[0]]
+        fig.legend(handles=handles, loc="upper right", fontsize=7)
+        fig.suptitle(f"{workload}: median, min–max over repetitions", fontsize=10)
+        save(fig, f"{workload}.svg")
+
+    for c in cells:
+        if c["workload"] not in BOUNDED:
+            continue
+        fig, ax = plt.subplots(figsize=(1.2 * len(c["arms"]) + 3.5, 3.5))
+        lines = {"MIN": ("min_miss_ratio", "k", ":"), "static optimum": ("static_miss_ratio", "k", "--"),
+                 "LRU": ("lru_miss_ratio", "#e15759", "-")}
+        for x, (a, rs) in enumerate(c["arms"].items()):
+            bars(ax, x, 0.6, {a: rs}, "miss_ratio", {a})      # no legend entry
+            b = c["bounds"].get(a)
+            for label, (k, color, style) in lines.items():
+                if b:
+                    ax.hlines(b[k], x - 0.4, x + 0.4, colors=color, linestyles=style,
+                              label=label if x == 0 else None)
+            if c["workload"] == "uniform":
+                ax.hlines(uniform_check(c, a)[0], x - 0.4, x + 0.4, colors="#76b7b2",
+                          label="1 − C/N" if x == 0 else None)
+        ax.set_xticks(range(len(c["arms"])), list(c["arms"]))
+        ax.set_ylabel("miss ratio (device reads / read)")
+        ax.set_title(f"{c['workload']}: {params_text(c['params'])}", fontsize=8)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1, 1))
+        save(fig, f"{slug(c['workload'], c['params'])}-miss_ratio.svg")
+
+
+def main():
+    ap = argparse.ArgumentParser(description="the lab report (see the module docstring)")
+    ap.add_argument("--bound", required=True, help="the lab/host/bound binary")
+    ap.add_argument("--trace-sh", required=True, help="lab/host/trace.sh")
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("results", help="results.jsonl")
+    args = ap.parse_args()
+    run_id = os.environ.get("RUN_ID") or None
+    try:
+        records = load(args.results, run_id)
+        traces = Traces(os.path.dirname(os.path.abspath(args.results)), args.out,
+                        args.bound, args.trace_sh)
+        cells = analyse(records, traces)
+    except Bad as e:
+        print(f"report.py: error: {e}", file=sys.stderr)
+        sys.exit(2)
+    text = markdown(args.results, records, cells, run_id)
+    os.makedirs(args.out, exist_ok=True)
+    tmp = tempfile.mkdtemp(dir=args.out, prefix=".plots.")
+    os.chmod(tmp, 0o755)
+    plots(cells, tmp)
+    shutil.rmtree(os.path.join(args.out, "plots"), ignore_errors=True)
+    os.rename(tmp, os.path.join(args.out, "plots"))
+    with open(os.path.join(args.out, "report.md.tmp"), "w", encoding="utf-8") as f:
+        f.write(text + "\n")
+    os.replace(os.path.join(args.out, "report.md.tmp"), os.path.join(args.out, "report.md"))
+    print(f"{os.path.join(args.out, 'report.md')}: {len(cells)} cells, plots in "
+          f"{os.path.join(args.out, 'plots')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+#!/bin/bash
+# Host test of scripts/report.sh (scripts/report.py): the fixture
+# tests/data/results.jsonl (made-up numbers, run_id "fixture") gives the
+# expected medians, ranges, ratios, bounds and flags, and the plots;
+# malformed input fails with exit status 2 and writes nothing.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The fixture, with the job file's data path pointing into $tmp (the trace
+# must come without I/O: $tmp/absent must not appear).
+data=$tmp/data
+mkdir "$data"
+cp "$top/tests/data/results.jsonl" "$top/tests/data/textbook.iolog" "$data/"
+sed "s|/nonexistent/mglru-lab-fixture|$tmp/absent|" "$top/tests/data/uniform.fio" > "$data/uniform.fio"
+export BUILD=$tmp/build
+unset RUN_ID
+report=$BUILD/bench/report.md
+
+fails=0
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; fails=$((fails + 1)); }
+has() { # has NAME LINE: report.md has this exact line
+	if grep -qxF -- "$2" "$report"; then ok "$1"; else notok "$1: no line '$2'"; fi
+}
+
+if out=$("$top/scripts/report.sh" "$data/results.jsonl" 2>&1); then
+	ok "fixture: exit 0 ($out)"
+else
+	notok "fixture: report.sh failed: $out"
+	exit 1
+fi
+
+# zipf, theta 0.8: miss_ratio reps (classic, mglru, series) = (.40 .50 .36),
+# (.42 .48 .35), (.41 .49 .37): medians .41 .49 .36.  Per rep:
+# mglru/classic 1.25 1.1429 1.1951 -> 1.195 (1.143-1.250); series/classic
+# .9 .8333 .9024 -> 0.900 (0.833-0.902); series/mglru .72 .7292 .7551.
+has "zipf: miss ratio medians and ranges" \
+	"| miss_ratio | 0.41 (0.4–0.42) | 0.49 (0.48–0.5) | 0.36 (0.35–0.37) |"
+has "zipf: iops medians and ranges" "| iops | 1040 (1000–1100) | 950 (900–1000) | 1150 (1100–1200) |"
+has "zipf: miss ratio ratios per repetition pair" \
+	"| miss_ratio | 1.195 (1.143–1.250) | 0.900 (0.833–0.902) | 0.729 (0.720–0.755) |"
+# Bounds on tests/data/textbook.iolog (warm-up = first job, 5 requests;
+# hand-checked in tests/bound.sh): C = 3 (classic): MIN .25, static .25,
+# LRU .625; C = 4 (series, cache_pages 4 4 5): all .25.  Gap of classic:
+# .41 - .25 = +.16 = +64 %; calibration .21 / .41 = 0.512.
+has "zipf: bounds at C=3, gaps, calibration" \
+	"| classic | 3 | 0.41 (0.4–0.42) | 0.2500 | 0.2500 | 0.6250 | +0.1600 (+64.0 %) | +0.1600 (+64.0 %) | 0.512 |"
+has "zipf: bounds at the arm's own C=4" \
+	"| series | 4 | 0.36 (0.35–0.37) | 0.2500 | 0.2500 | 0.2500 | +0.1100 (+44.0 %) | +0.1100 (+44.0 %) | 0.444 |"
+# uniform, N = 1 MiB = 256 pages: 1 - 64/256 = .75; series C = median(60
+# 64 62) = 62: 1 - 62/256 = .7578; mglru's median .80 is .05 off: flagged.
+has "uniform: classic matches 1 - C/N" "| classic | 64 | 0.7500 | 0.75 (0.74–0.76) | +0.0000 | ok |"
+has "uniform: 1 - C/N at the arm's C" "| series | 62 | 0.7578 | 0.76 (0.75–0.77) | +0.0022 | ok |"
+has "uniform: a deviating arm is flagged" "| mglru | 64 | 0.7500 | 0.8 (0.79–0.81) | +0.0500 | **FLAG** |"
+has "flags: the uniform deviation" \
+	"- uniform (file_mib=1, ios=500, memcg_mib=1), arm mglru: miss ratio deviates from 1 − C/N = 0.7500 by +0.0500 (tolerance 0.03): harness or cache-size problem"
+# The uniform trace comes from tests/data/uniform.fio through trace.sh:
+# exact LRU on a uniform stream is close to 1 - C/N, and MIN <= static <= LRU.
+lru=$(awk -F' [|] ' '/^### uniform/ { u = 1 }
+	u && $1 == "| classic" && NF == 9 { print $4, $5, $6; exit }' "$report")
+if [ -n "$lru" ] && awk -v v="$lru" 'BEGIN { split(v, b, " ")
+	exit !(b[1] <= b[2] && b[2] <= b[3] && b[3] > 0.72 && b[3] < 0.78) }' &&
+	[ -s "$BUILD/bench/traces/uniform.iolog" ] && [ ! -e "$tmp/absent" ]; then
+	ok "uniform: bounds from the job file's trace (MIN static LRU = $lru)"
+else
+	notok "uniform: bounds from uniform.fio: '$lru'"
+fi
+# hotstream: fg-off/series hit ratio .71/.95 .73/.94 .72/.96 = .7474 .7766 .75
+has "hotstream: ratios of every arm pair present" \
+	"| hit_ratio | 0.783 (0.778–0.813) | 1.055 (1.022–1.056) | 1.306 (1.297–1.357) | 0.750 (0.747–0.777) | 1.000 (1.000–1.000) |"
+has "hotstream: time metric as median (range)" \
+	"| stream_s | 11 (10–12) | 11.5 (10.5–12.5) | 12 (11–13) | 10 (10–10) | 11 (11–11) |"
+has "flags: a single repetition is not a result" \
+	"- hotstream (hot_mib=16, k=4, memcg_mib=64, stream_mib=256), arm pud-off: only 1 repetition, not a result"
+has "idle: the record of another run is reported too" "### idle: hot_mib=16, rounds=3"
+plots="hotstream idle uniform uniform_file_mib1_ios500_memcg_mib1-miss_ratio zipf zipf_file_mib1_ios5_memcg_mib1_theta0.8-miss_ratio"
+want=$(for p in $plots; do echo "$p.svg"; done)
+if [ "$(ls "$BUILD/bench/plots")" = "$want" ] &&
+	for p in $plots; do grep -q '<svg' "$BUILD/bench/plots/$p.svg" || exit 1; done; then
+	ok "plots: one bar chart per workload, one miss-ratio chart per zipf/uniform cell"
+else
+	notok "plots: $(ls "$BUILD/bench/plots" | xargs)"
+fi
+if grep -q 'MIN' "$BUILD/bench/plots/zipf_file_mib1_ios5_memcg_mib1_theta0.8-miss_ratio.svg"; then
+	ok "plots: the miss-ratio chart has the bound lines"
+else
+	notok "plots: no MIN line in the zipf miss-ratio chart"
+fi
+
+# 'make report': no argument, $BUILD/bench/results.jsonl; RUN_ID keeps one run.
+cp "$data/results.jsonl" "$data/textbook.iolog" "$data/uniform.fio" "$BUILD/bench/"
+if RUN_ID=fixture make -s -C "$top" report > "$tmp/out" 2>&1 &&
+	grep -qF "Source: \`$BUILD/bench/results.jsonl\`, 31 records, run fixture (RUN_ID)." "$report" &&
+	! grep -q '^### idle' "$report"; then
+	ok "make report: default input, RUN_ID=fixture leaves out the other run"
+else
+	notok "make report: $(cat "$tmp/out")"
+fi
+
+# Malformed input: exit 2, a message, nothing written (not even over the
+# previous report).
+sum=$(cat "$report" "$BUILD/bench/plots"/* | md5sum)
+bad() { # bad NAME [ENV=VALUE] RESULTS_CONTENT
+	local name=$1 rc=0
+	shift
+	printf '%s\n' "$1" > "$BUILD/bench/bad.jsonl"
+	"$top/scripts/report.sh" "$BUILD/bench/bad.jsonl" > "$tmp/out" 2> "$tmp/err" || rc=$?
+	if [ "$rc" = 2 ] && grep -q error "$tmp/err" &&
+		[ "$(cat "$report" "$BUILD/bench/plots"/* | md5sum)" = "$sum" ]; then
+		ok "malformed, $name: exit 2 ($(head -1 "$tmp/err" | sed 's/.*error: //'))"
+	else
+		notok "malformed, $name: exit $rc, $(cat "$tmp/err" "$tmp/out")"
+	fi
+}
+rec() { # rec SED: the first fixture record, edited
+	head -1 "$data/results.jsonl" | sed "$1"
+}
+bad "not JSON" "$(rec 's/}$//')"
+bad "not an object" "[1, 2]"
+bad "missing metrics" "$(rec 's/,"metrics":{[^}]*}//')"
+bad "missing run_id" "$(rec 's/"run_id":"fixture",//')"
+bad "rep not a number" "$(rec 's/"rep":1/"rep":"1"/')"
+bad "metric not a number" "$(rec 's/"iops":1000/"iops":"fast"/')"
+bad "zipf without cache_pages" "$(rec 's/,"cache_pages":3//')"
+bad "trace file missing" "$(rec 's/textbook.iolog/nonexistent.iolog/')"
+bad "uniform without file_mib" "$(sed -n '/"uniform"/{s/"file_mib":1,//;p;q}' "$data/results.jsonl")"
+bad "duplicate record" "$(rec '')
+$(rec '')"
+bad "no records" ""
+rc=0
+RUN_ID=nosuchrun "$top/scripts/report.sh" "$data/results.jsonl" > /dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] && ok "RUN_ID of no record: exit 2" || notok "RUN_ID of no record: exit $rc"
+rc=0
+"$top/scripts/report.sh" "$tmp/nonexistent.jsonl" > /dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] && ok "no results file: exit 2" || notok "no results file: exit $rc"
+rc=0
+printf '{"workload":\n' > "$tmp/bad.jsonl"
+BUILD=$tmp/fresh "$top/scripts/report.sh" "$tmp/bad.jsonl" > /dev/null 2>&1 || rc=$?
+if [ "$rc" = 2 ] && [ ! -e "$tmp/fresh/bench" ]; then
+	ok "malformed input in a fresh BUILD: no bench/ directory created"
+else
+	notok "malformed input in a fresh BUILD: exit $rc, $(ls "$tmp/fresh" 2>&1 | xargs)"
+fi
+
+[ "$fails" = 0 ] && echo "# all passed" || echo "# $fails failed"
+[ "$fails" = 0 ]
