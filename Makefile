@@ -2,7 +2,7 @@
 # machine as root; 'setup' installs what is missing.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help setup tree export kernel kernel-bench test run check-series mail clean
+.PHONY: help setup tree export kernel kernel-bench test run check-series mail bench report clean
 
 help:
 	@sed -n '/^## Targets/,/^## /{/^make /p}' README.md
@@ -25,5 +25,9 @@ check-series: tree
 	scripts/check-series.sh
 mail: tree
 	scripts/mail.sh
+bench: tree
+	scripts/bench.sh
+report:
+	scripts/report.sh
 clean:
 	rm -rf build

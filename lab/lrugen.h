@@ -104,6 +104,62 @@ static inline void join_cgroup(const char *name)
 		die("cannot join cgroup %s", name);
 }
 
+/* The cgroup v2 path of this process, e.g. "/bench", from /proc/self/cgroup. */
+static inline void self_cgroup(char *path, size_t size)
+{
+	char *buf = read_file("/proc/self/cgroup"), *p = strstr(buf, "0::");
+
+	if (!p)
+		die("no cgroup v2 entry in /proc/self/cgroup");
+	p += 3;
+	p[strcspn(p, "\n")] = 0;
+	snprintf(path, size, "%s", p);
+	free(buf);
+}
+
+/*
+ * The value of KEY in a "key value" file (memory.stat, /proc/vmstat), or
+ * -1 if the key is not there.
+ */
+static inline long long stat_value(const char *file, const char *key)
+{
+	char *buf = read_file(file), *line, *save;
+	size_t n = strlen(key);
+	long long v = -1;
+
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, key, n) && line[n] == ' ') {
+			v = strtoll(line + n + 1, NULL, 10);
+			break;
+		}
+	}
+	free(buf);
+	return v;
+}
+
+/* KEY of memory.stat of the memcg this process is in. */
+static inline long long memcg_stat(const char *key)
+{
+	char cg[192], path[256];
+
+	self_cgroup(cg, sizeof(cg));
+	snprintf(path, sizeof(path), CGROUP_ROOT "%s/memory.stat", cg);
+	return stat_value(path, key);
+}
+
+/* Completed read I/Os of block device DEV (first field of its stat file). */
+static inline long long dev_read_ios(const char *dev)
+{
+	char path[128], *buf;
+	long long v;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
+	buf = read_file(path);
+	v = strtoll(buf, NULL, 10);
+	free(buf);
+	return v;
+}
+
 /* The memcg id that lru_gen prints for the cgroup /name, or -1. */
 static inline int memcg_id(const char *name)
 {

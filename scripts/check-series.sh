@@ -5,6 +5,7 @@
 #  - no new W=1 or sparse warnings in the C files the series touches
 #    (tip against base, line numbers ignored);
 #  - checkpatch --strict per patch.
+# SINCE=REV: per-commit builds only for REV..HEAD (see below).
 # Works in its own worktree ($BUILD/check-tree), never in $TREE.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -17,7 +18,13 @@ if [ ! -e "$wt/.git" ]; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$wt" base
 fi
-commits=$(git -C "$TREE" rev-list --reverse base..HEAD)
+# SINCE=REV limits the per-commit builds to REV..HEAD (commits already
+# checked); the tip builds, the warning diff and checkpatch always cover
+# the whole series.
+since=${SINCE:-base}
+git -C "$TREE" merge-base --is-ancestor base "$since" 2>/dev/null ||
+	die "SINCE=$since is not a commit of the series"
+commits=$(git -C "$TREE" rev-list --reverse "$since"..HEAD)
 tip=$(git -C "$TREE" rev-parse HEAD)
 [ -n "$commits" ] || { note "the series is empty"; exit 0; }
 bad=0

@@ -1,12 +1,15 @@
 #!/bin/bash
 # vm-run.sh [-k BZIMAGE] [-n NAME] [-t SECONDS] [-m MIB] [-z ZRAM_MIB]
-#           [-d DISK_MIB] [-f DIR] [-s SHARE_DIR] GUEST_SCRIPT [ARGS...]
+#           [-d DISK_MIB] [-D IMAGE] [-f DIR] [-s SHARE_DIR] GUEST_SCRIPT [ARGS...]
 #
 # Boot BZIMAGE in qemu (2 vCPUs, 2 NUMA nodes) with a busybox initramfs,
 # run GUEST_SCRIPT (busybox sh, or bash via its #! line) and exit with its
 # status.  The initramfs holds busybox, bash-static as /bin/bash, the script
 # as /guest.sh and the files of DIR under /guest (the working directory).
 #   -z  zram swap of that size      -d  scratch ext4 disk at /mnt/scratch
+#   -D  an existing ext4 image, attached read-only (host cache bypassed) and
+#       mounted read-only at /mnt/data; its device name (e.g. vdb) is in
+#       $DATA_DEV for the guest script
 #   -s  host directory shared over 9p at /mnt/host
 #   -t  timeout (default 1200 s)    -m  guest memory, split over 2 nodes
 # The kernel console goes to $BUILD/logs/NAME.console.log, the guest script's
@@ -18,8 +21,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kernel=$BUILD/out-test/arch/x86/boot/bzImage
-name=vm timeout_s=1200 mem=2048 zram=0 disk=0 files= share=
-while getopts k:n:t:m:z:d:f:s: opt; do
+name=vm timeout_s=1200 mem=2048 zram=0 disk=0 data= files= share=
+while getopts k:n:t:m:z:d:D:f:s: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	n) name=$OPTARG ;;
@@ -27,6 +30,7 @@ while getopts k:n:t:m:z:d:f:s: opt; do
 	m) mem=$OPTARG ;;
 	z) zram=$OPTARG ;;
 	d) disk=$OPTARG ;;
+	D) data=$OPTARG ;;
 	f) files=$OPTARG ;;
 	s) share=$OPTARG ;;
 	*) die "bad option (see the header of $0)" ;;
@@ -45,6 +49,7 @@ done
 [ -f "$script" ] || die "no guest script $script"
 [ -z "$files" ] || [ -d "$files" ] || die "-f $files is not a directory"
 [ -z "$share" ] || [ -d "$share" ] || die "-s $share is not a directory"
+[ -z "$data" ] || [ -f "$data" ] || die "-D $data is not a file"
 [ -x /bin/busybox ] || die "/bin/busybox missing: run 'make setup'"
 [ -x /bin/bash-static ] || die "/bin/bash-static missing: run 'make setup'"
 
@@ -85,6 +90,13 @@ if [ $disk -gt 0 ]; then
 	mkdir -p /mnt/scratch && mount -t ext4 /dev/vda /mnt/scratch ||
 		echo "### scratch disk mount failed"
 fi
+if [ -n "$data" ]; then
+	for d in /sys/block/vd*; do
+		[ "\$(cat \$d/serial 2>/dev/null)" = data ] && export DATA_DEV=\${d##*/}
+	done
+	mkdir -p /mnt/data && mount -t ext4 -o ro /dev/\${DATA_DEV:-none} /mnt/data ||
+		echo "### data disk mount failed"
+fi
 if [ -n "$share" ]; then
 	mkdir -p /mnt/host && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 host /mnt/host ||
 		echo "### 9p mount failed"
@@ -95,6 +107,7 @@ rc=\$?
 sync
 [ -n "$share" ] && umount /mnt/host
 [ $disk -gt 0 ] && umount /mnt/scratch
+[ -n "$data" ] && umount /mnt/data
 echo "### GUEST-EXIT rc=\$rc"
 poweroff -f
 EOI
@@ -118,8 +131,10 @@ list=$vm/$name.cpio.list
 		done
 	fi
 } > "$list"
-initrd=$vm/$name.cpio.gz
-"$cpio_tool" "$list" | gzip -1 > "$initrd"
+# Not compressed: unpacking is much faster than gunzip under TCG.
+initrd=$vm/$name.cpio
+rm -f "$vm/$name.cpio.gz"
+"$cpio_tool" "$list" > "$initrd"
 
 half=$((mem / 2))
 qemu=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -machine q35
@@ -133,6 +148,10 @@ if [ "$disk" -gt 0 ]; then
 	truncate -s "${disk}M" "$img"
 	mkfs.ext4 -q -F "$img"
 	qemu+=(-drive "file=$img,if=virtio,format=raw,cache=none")
+fi
+if [ -n "$data" ]; then
+	qemu+=(-drive "file=$(realpath "$data"),if=none,id=data,format=raw,readonly=on,cache=none,aio=native"
+		-device virtio-blk-pci,drive=data,serial=data)
 fi
 if [ -n "$share" ]; then
 	qemu+=(-virtfs "local,path=$(realpath "$share"),mount_tag=host,security_model=none,id=host")

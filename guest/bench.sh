@@ -1,0 +1,139 @@
+#!/bin/sh
+# shellcheck disable=SC2154 # p_KEY: set by eval from the KEY=VALUE arguments
+# Guest side of 'make bench' (scripts/bench.sh): one measured cell per boot.
+#   bench.sh probe
+#	print the boot default of /sys/kernel/mm/lru_gen/enabled
+#   bench.sh run WORKLOAD ENABLED [KEY=VALUE...]
+#	set lru_gen/enabled to ENABLED ('default' keeps the boot value)
+#	before any workload I/O, run WORKLOAD in a memcg and print
+#	"### BENCH-RECORD {kernel_release, enabled, metrics}".
+# The workload files are on the read-only disk at /mnt/data (device
+# $DATA_DEV, from vm-run.sh -D); binaries and fio job files in /guest;
+# vm-run.sh puts this script at /guest.sh (fio calls it back for "snap").
+# Keys: memcg (MiB) for every workload but aging, and
+#   zipf, uniform: job (file name in /guest/jobs)
+#   hotstream: k        idle: rounds passes stream_mib
+#   anon: anon_mib hot_mib hot_pct ops      fgcost: ops
+#   aging: sparse_gib hot_mib passes
+set -eu
+enabled=/sys/kernel/mm/lru_gen/enabled
+data=/mnt/data
+cg=/sys/fs/cgroup/bench
+fio="/guest/lib/ld-linux-x86-64.so.2 --library-path /guest/lib /guest/fio"
+
+fail() { echo "bench.sh: error: $*" >&2; exit 1; }
+
+# snap pre|post: counters around fio's measured job (fio exec_prerun/postrun)
+if [ "${1:-}" = snap ]; then
+	{
+		echo "ios $(awk '{ print $1 }' /sys/block/$DATA_DEV/stat)"
+		# page cache = file minus shmem (fio's shared memory pools)
+		awk '$1 == "workingset_refault_file" { print "refaults", $2 }
+			$1 == "file" { f = $2 } $1 == "shmem" { s = $2 }
+			END { print "cache", f - s }' $cg/memory.stat
+	} > /tmp/snap.$2
+	exit 0
+fi
+
+if [ "${1:-}" = probe ]; then
+	echo "### BENCH-PROBE enabled=$(cat $enabled) release=$(uname -r)"
+	exit 0
+fi
+
+[ "${1:-}" = run ] && [ $# -ge 3 ] || fail "usage: bench.sh probe | run WORKLOAD ENABLED [KEY=VALUE...]"
+workload=$2 want=$3
+shift 3
+for kv; do
+	key=${kv%%=*}
+	case $key in
+	memcg | job | k | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | sparse_gib)
+		eval "p_$key=\${kv#*=}" ;;
+	*) fail "unknown parameter '$kv'" ;;
+	esac
+done
+
+# The arm: set the caps first, and insist on reading them back.
+if [ "$want" != default ]; then
+	echo "$want" > $enabled 2>/dev/null || fail "lru_gen/enabled rejects $want"
+	[ $(($(cat $enabled))) = $((want)) ] ||
+		fail "lru_gen/enabled reads $(cat $enabled) after writing $want"
+fi
+caps=$(cat $enabled)
+echo "kernel $(uname -r), lru_gen/enabled $caps, data disk ${DATA_DEV:-none}"
+
+# enter_memcg MIB SWAP: move this shell into a fresh memcg of MIB MiB
+enter_memcg() {
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p $cg
+	echo $(($1 << 20)) > $cg/memory.max
+	echo "$2" > $cg/memory.swap.max
+	echo $$ > $cg/cgroup.procs
+}
+
+snap() { awk -v k="$2" '$1 == k { print $2 }' /tmp/snap.$1; } # snap pre|post KEY
+
+record() { # record METRICS_JSON
+	echo "### BENCH-RECORD {\"kernel_release\":\"$(uname -r)\",\"enabled\":\"$caps\",\"metrics\":$1}"
+}
+
+# fio: warm-up job, then the measured job between two counter snapshots.
+fio_cell() {
+	[ -f "/guest/jobs/$p_job" ] || fail "no job file /guest/jobs/$p_job"
+	echo 0 > /sys/block/$DATA_DEV/queue/read_ahead_kb
+	{
+		cat "/guest/jobs/$p_job"
+		echo "exec_prerun=/bin/sh /guest.sh snap pre"
+		echo "exec_postrun=/bin/sh /guest.sh snap post"
+	} > /tmp/job.fio
+	enter_memcg "$p_memcg" 0
+	cd /tmp
+	# shellcheck disable=SC2086
+	$fio --output-format=terse --terse-version=3 /tmp/job.fio > /tmp/fio.out
+	cat $cg/memory.stat
+	# terse v3: 3 job name, 6 read KiB, 8 read IOPS, 9 runtime (ms)
+	awk -F';' -v ios=$(($(snap post ios) - $(snap pre ios))) \
+		-v ref=$(($(snap post refaults) - $(snap pre refaults))) -v cache="$(snap post cache)" '
+		$3 == "measure" {
+			reads = $6 / 4
+			printf "{\"reads\":%d,\"dev_read_ios\":%d,\"miss_ratio\":%.5f,", reads, ios, ios / reads
+			printf "\"refaults\":%d,\"refaults_per_read\":%.5f,", ref, ref / reads
+			printf "\"iops\":%d,\"runtime_s\":%.2f,\"cache_pages\":%d}\n", $8, $9 / 1000, cache / 4096
+			found = 1
+		}
+		END { exit !found }' /tmp/fio.out > /tmp/metrics || fail "no measured job in fio's output"
+	record "$(cat /tmp/metrics)"
+}
+
+case $workload in
+zipf | uniform)
+	fio_cell ;;
+hotstream)
+	enter_memcg "$p_memcg" 0
+	m=$(/guest/hotstream mix -H $data/hot.bin -s $data/stream -k "$p_k" -d "$DATA_DEV")
+	cat $cg/memory.stat
+	record "$m" ;;
+idle)
+	enter_memcg "$p_memcg" 0
+	m=$(/guest/hotstream idle -H $data/hot.bin -s $data/stream -r "$p_rounds" \
+		-p "$p_passes" -b "$p_stream_mib" -d "$DATA_DEV")
+	cat $cg/memory.stat
+	record "$m" ;;
+fgcost)
+	enter_memcg "$p_memcg" 0
+	record "$(/guest/hotstream fit -H $data/hot.bin -n "$p_ops")" ;;
+anon)
+	grep -q zram /proc/swaps || fail "no zram swap"
+	enter_memcg "$p_memcg" max
+	m=$(/guest/anon_churn -s "$p_anon_mib" -H "$p_hot_mib" -P "$p_hot_pct" -n "$p_ops")
+	cat $cg/memory.stat
+	record "$m" ;;
+aging)
+	# aging_cost makes its own memcg (no limit); keep its per-pass metrics
+	line=$(/guest/aging_cost -s "$p_sparse_gib" -H "$p_hot_mib" -p "$p_passes" -r 1 -e "$caps")
+	echo "$line"
+	record "$(echo "$line" | tr -d '{}' | tr ',' '\n' | awk -F: '
+		$1 ~ /aging_us|_per_pass/ && $2 >= 0 { printf "%s%s:%s", n++ ? "," : "{", $1, $2 }
+		END { print "}" }')" ;;
+*)
+	fail "unknown workload '$workload'" ;;
+esac

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hotstream: a hot file's page cache against a one-shot stream of cold files.
+ *
+ *   hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV]
+ *	Read HOT fully PASSES times (default 1), then stream every file of DIR
+ *	once with 64 KiB read()s; after each 64 KiB, K random 4 KiB pread()s
+ *	of HOT, each preceded by cachestat() of that block to count hits.  The
+ *	ratio of hot reads to streamed bytes is fixed, so the result does not
+ *	depend on the speed of the machine.
+ *   hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]
+ *	ROUNDS times: read HOT fully PASSES times, then leave it idle while
+ *	the next MIB of DIR's files stream by (no file is read twice), then
+ *	record the fraction of HOT still cached (cachestat()).
+ *   hotstream fit  -H HOT -n OPS
+ *	Read HOT fully twice, then time OPS random 4 KiB pread()s of it (all
+ *	hits if HOT fits in memory): the cost of a page-cache hit.
+ *
+ * Prints one JSON object of metrics.  Refaults are the workingset_refault_file
+ * delta of the memcg the process runs in, device read I/Os those of DEV
+ * (e.g. vdb), both over the measured phase only.  The random block sequence
+ * is the same on every run (fixed seed).
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include "lrugen.h"
+
+#define CHUNK		(64 << 10)
+#define BLOCK		4096
+#define NR_CACHESTAT	451
+
+struct cachestat_range {
+	uint64_t off, len;
+};
+
+struct cachestat {
+	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
+};
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545f4914f6cdd1dULL;
+}
+
+static long num(const char *s, long lo, long hi, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	if (*s == 0 || *end || v < lo || v > hi)
+		die("%s must be a number in [%ld, %ld], got '%s'", what, lo, hi, s);
+	return v;
+}
+
+static uint64_t cached_pages(int fd, uint64_t off, uint64_t len)
+{
+	struct cachestat_range r = { off, len };
+	struct cachestat cs;
+
+	if (syscall(NR_CACHESTAT, fd, &r, &cs, 0))
+		die("cachestat: %s", strerror(errno));
+	return cs.nr_cache;
+}
+
+static char buf[CHUNK];
+
+/* Read a whole file with CHUNK-sized read()s; returns the bytes read. */
+static long long read_all(int fd)
+{
+	long long total = 0;
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET))
+		die("lseek: %s", strerror(errno));
+	while ((n = read(fd, buf, CHUNK)) > 0)
+		total += n;
+	if (n < 0)
+		die("read: %s", strerror(errno));
+	return total;
+}
+
+/* The hot file: one fd for full passes, one (FADV_RANDOM) for pread(). */
+static int hot_seq, hot_rnd;
+static uint64_t hot_pages;
+
+static void open_hot(const char *path)
+{
+	struct stat st;
+
+	hot_seq = open(path, O_RDONLY);
+	hot_rnd = open(path, O_RDONLY);
+	if (hot_seq < 0 || hot_rnd < 0 || fstat(hot_seq, &st))
+		die("open %s: %s", path, strerror(errno));
+	hot_pages = st.st_size / BLOCK;
+	if (!hot_pages)
+		die("%s is empty", path);
+	posix_fadvise(hot_rnd, 0, 0, POSIX_FADV_RANDOM);
+}
+
+/* One random 4 KiB block of the hot file: 1 if it was cached. */
+static int hot_read(int check)
+{
+	uint64_t off = next_rand() % hot_pages * BLOCK;
+	int hit = check ? cached_pages(hot_rnd, off, BLOCK) == 1 : 0;
+
+	if (pread(hot_rnd, buf, BLOCK, off) != BLOCK)
+		die("pread hot: %s", strerror(errno));
+	return hit;
+}
+
+/* The stream: the regular files of a directory, in name order, once each. */
+static struct dirent **names;
+static int nr_names, next_name;
+static const char *stream_dir;
+
+static void open_stream(const char *dir)
+{
+	stream_dir = dir;
+	nr_names = scandir(dir, &names, NULL, alphasort);
+	if (nr_names < 0)
+		die("scandir %s: %s", dir, strerror(errno));
+}
+
+/* Open the next stream file, or return -1 if none is left. */
+static int next_stream_file(void)
+{
+	char path[512];
+	int fd;
+
+	while (next_name < nr_names && names[next_name]->d_name[0] == '.')
+		next_name++;
+	if (next_name == nr_names)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", stream_dir, names[next_name++]->d_name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+static const char *dev;
+static long long refaults0, ios0;
+
+static void phase_start(void)
+{
+	refaults0 = memcg_stat("workingset_refault_file");
+	ios0 = dev ? dev_read_ios(dev) : 0;
+}
+
+static void phase_end_json(void)
+{
+	printf("\"refaults\":%lld", memcg_stat("workingset_refault_file") - refaults0);
+	if (dev)
+		printf(",\"dev_read_ios\":%lld", dev_read_ios(dev) - ios0);
+	printf(",\"cache_pages\":%lld", (memcg_stat("file") - memcg_stat("shmem")) / BLOCK);
+}
+
+static void mix(long k, long warm)
+{
+	long long hot_reads = 0, hits = 0, streamed = 0;
+	double t;
+	ssize_t n;
+	int fd;
+
+	for (long i = 0; i < warm; i++)
+		read_all(hot_seq);
+	phase_start();
+	t = now_us();
+	while ((fd = next_stream_file()) >= 0) {
+		while ((n = read(fd, buf, CHUNK)) > 0) {
+			streamed += n;
+			for (long i = 0; i < k; i++) {
+				hits += hot_read(1);
+				hot_reads++;
+			}
+		}
+		if (n < 0)
+			die("read stream: %s", strerror(errno));
+		close(fd);
+	}
+	t = now_us() - t;
+	if (!hot_reads)
+		die("the stream directory %s has no data", stream_dir);
+	printf("{\"hot_reads\":%lld,\"hot_hits\":%lld,\"hit_ratio\":%.4f,"
+	       "\"stream_mib\":%.1f,\"seconds\":%.2f,",
+	       hot_reads, hits, (double)hits / hot_reads, streamed / 1048576.0, t / 1e6);
+	phase_end_json();
+	printf("}\n");
+}
+
+static void idle(long rounds, long passes, long budget_mib)
+{
+	double sum = 0;
+	int fd;
+
+	phase_start();
+	printf("{");
+	for (long r = 1; r <= rounds; r++) {
+		long long streamed = 0;
+		double res;
+
+		for (long i = 0; i < passes; i++)
+			read_all(hot_seq);
+		while (streamed < budget_mib << 20) {
+			fd = next_stream_file();
+			if (fd < 0)
+				die("the stream in %s is shorter than %ld x %ld MiB",
+				    stream_dir, rounds, budget_mib);
+			streamed += read_all(fd);
+			close(fd);
+		}
+		res = (double)cached_pages(hot_rnd, 0, hot_pages * BLOCK) / hot_pages;
+		sum += res;
+		printf("\"residency_r%ld\":%.4f,", r, res);
+	}
+	printf("\"residency_mean\":%.4f,", sum / rounds);
+	phase_end_json();
+	printf("}\n");
+}
+
+static void fit(long ops)
+{
+	double t;
+
+	read_all(hot_seq);
+	read_all(hot_seq);
+	t = now_us();
+	for (long i = 0; i < ops; i++)
+		hot_read(0);
+	t = now_us() - t;
+	printf("{\"ops\":%ld,\"seconds\":%.3f,\"ops_per_s\":%.1f,\"resident_end\":%.4f}\n",
+	       ops, t / 1e6, ops / (t / 1e6),
+	       (double)cached_pages(hot_rnd, 0, hot_pages * BLOCK) / hot_pages);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV]\n"
+		"       hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]\n"
+		"       hotstream fit  -H HOT -n OPS\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	long k = 0, warm = 1, rounds = 0, passes = 0, budget = 0, ops = 0;
+	const char *hot = NULL, *dir = NULL, *mode;
+	int opt;
+
+	if (argc < 2)
+		usage();
+	mode = argv[1];
+	optind = 2;
+	while ((opt = getopt(argc, argv, "H:s:k:w:d:r:p:b:n:")) != -1) {
+		switch (opt) {
+		case 'H': hot = optarg; break;
+		case 's': dir = optarg; break;
+		case 'k': k = num(optarg, 1, 1024, "-k"); break;
+		case 'w': warm = num(optarg, 0, 100, "-w"); break;
+		case 'd': dev = optarg; break;
+		case 'r': rounds = num(optarg, 1, 100, "-r"); break;
+		case 'p': passes = num(optarg, 1, 100, "-p"); break;
+		case 'b': budget = num(optarg, 1, 1 << 20, "-b"); break;
+		case 'n': ops = num(optarg, 1, 1L << 40, "-n"); break;
+		default: usage();
+		}
+	}
+	if (!hot || optind != argc)
+		usage();
+	open_hot(hot);
+	if (!strcmp(mode, "mix") && dir && k) {
+		open_stream(dir);
+		mix(k, warm);
+	} else if (!strcmp(mode, "idle") && dir && rounds && passes && budget) {
+		open_stream(dir);
+		idle(rounds, passes, budget);
+	} else if (!strcmp(mode, "fit") && ops) {
+		fit(ops);
+	} else {
+		usage();
+	}
+	return 0;
+}

@@ -1,0 +1,343 @@
+#!/bin/bash
+# 'make bench': classic LRU, stock MGLRU and the series side by side, one
+# fresh VM boot per measured cell, arms interleaved (A B C A B C ...).
+#
+# Kernels: the unpatched base (tag 'base', worktree $BUILD/base-tree, built
+# in $BUILD/out-bench-base) and the tip of the series ($TREE, in
+# $BUILD/out-bench), same config (scripts/kernel.sh bench), same initramfs,
+# data disk image and qemu command line.  Arms (lru_gen/enabled):
+#   classic  base kernel, 0x0000          mglru  base kernel, 0x0007
+#   series   series kernel, its boot default (every capability on)
+#   fg-off   series, default minus 0x0010 (frequency-guided promotion)
+#   pud-off  series, default minus 0x0008 (PUD Bloom filter)
+# An arm whose bit the series kernel does not have is skipped with a note.
+#
+# Workloads (arms; sizes at the default / QUICK=1 scale in the README):
+#   zipf      fio zipf THETAS, 4 KiB buffered random reads of a FILE_MIB file
+#             in a MEMCG_MIB memcg: warm-up job, then a measured job (all
+#             arms; QUICK: no pud-off)
+#   uniform   the same with uniform random offsets (miss ~ 1 - C/N)
+#   hotstream K random hot 4 KiB reads per 64 KiB of a one-shot stream (KS)
+#   idle      hot file read 4 times, then idle while 1.25 x MEMCG_MIB
+#             stream by; residency per round
+#             (uniform, hotstream, idle: classic mglru series fg-off)
+#   anon      random touches of 1.5 x MEMCG_MIB of anon memory, zram swap
+#             (all arms)
+#   aging     lab/aging_cost: aging a node that holds none of the memory
+#             (mglru series pud-off)
+#   fgcost    random reads of a hot file that fits: ops/s (mglru series fg-off)
+#
+# Environment (all optional):
+#   WORKLOADS  subset of the list above (default: all)
+#   ARMS       subset of "classic mglru series fg-off pud-off" (default: all;
+#              each workload runs on the arms that make sense for it)
+#   REPS       repetitions per arm (default 3, QUICK 1)
+#   QUICK=1    smaller sizes, fewer cells: under 10 minutes
+#   BENCH_BUILD=0  use the existing bzImages, do not run kbuild
+#   MEMCG_MIB FILE_MIB HOT_MIB STREAM_MIB THETAS KS ZIPF_IOS   the scale
+#   MEM_MIB (guest memory, 2048)  ZRAM_MIB (512)  DISK_MIB (data disk size,
+#   default: fits the file set)  CELL_TIMEOUT (seconds per boot)
+# Output: one JSON line per cell appended to $BUILD/bench/results.jsonl,
+# logs of every cell in $BUILD/bench/logs/RUN_ID/, fio job files in
+# $BUILD/bench/jobs/; then scripts/report.sh if it exists.
+set -eu -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+ALL_WORKLOADS="zipf uniform hotstream idle anon aging fgcost"
+ALL_ARMS="classic mglru series fg-off pud-off"
+quick=${QUICK:-0}
+if [ "$quick" = 1 ]; then
+	: "${REPS:=1}" "${MEMCG_MIB:=32}" "${HOT_MIB:=8}" "${STREAM_MIB:=128}"
+	: "${THETAS:=0.8 1.2}" "${KS:=4}" "${ZIPF_IOS:=20000}" "${CELL_TIMEOUT:=300}"
+	aging_sparse=16 aging_passes=30 fit_ops=50000 anon_ops=200000 idle_rounds=2
+	zipf_arms="classic mglru series fg-off"
+else
+	: "${REPS:=3}" "${MEMCG_MIB:=64}" "${HOT_MIB:=16}" "${STREAM_MIB:=256}"
+	: "${THETAS:=0.8 1.2}" "${KS:=2 4 8}" "${ZIPF_IOS:=50000}" "${CELL_TIMEOUT:=900}"
+	aging_sparse=64 aging_passes=100 fit_ops=200000 anon_ops=400000 idle_rounds=3
+	zipf_arms="classic mglru series fg-off pud-off"
+fi
+WORKLOADS=${WORKLOADS-$ALL_WORKLOADS}
+ARMS=${ARMS-$ALL_ARMS}
+: "${MEM_MIB:=2048}" "${ZRAM_MIB:=512}"
+BENCH_BUILD=${BENCH_BUILD:-1}
+
+# ---- parameters: every check before anything runs --------------------------
+uint() { # uint NAME VALUE MIN
+	case $2 in '' | *[!0-9]*) die "$1='$2': not a number" ;; esac
+	[ "$2" -ge "$3" ] || die "$1=$2: must be at least $3"
+}
+for w in $WORKLOADS; do
+	case " $ALL_WORKLOADS " in *" $w "*) ;; *) die "WORKLOADS: unknown workload '$w' (known: $ALL_WORKLOADS)" ;; esac
+done
+for a in $ARMS; do
+	case " $ALL_ARMS " in *" $a "*) ;; *) die "ARMS: unknown arm '$a' (known: $ALL_ARMS)" ;; esac
+done
+[ -n "$WORKLOADS" ] || die "WORKLOADS is empty"
+[ -n "$ARMS" ] || die "ARMS is empty"
+uint REPS "$REPS" 1
+uint MEMCG_MIB "$MEMCG_MIB" 16
+FILE_MIB=${FILE_MIB:-$((4 * MEMCG_MIB))}
+uint FILE_MIB "$FILE_MIB" 1
+uint HOT_MIB "$HOT_MIB" 1
+uint STREAM_MIB "$STREAM_MIB" 8
+# the stream is cut into files of this size
+STREAM_FILE_MIB=$((STREAM_MIB >= 256 ? 8 : 4))
+uint ZIPF_IOS "$ZIPF_IOS" 1000
+uint MEM_MIB "$MEM_MIB" 512
+uint ZRAM_MIB "$ZRAM_MIB" 0
+uint CELL_TIMEOUT "$CELL_TIMEOUT" 60
+case $BENCH_BUILD in 0 | 1) ;; *) die "BENCH_BUILD=$BENCH_BUILD: 0 or 1" ;; esac
+case $quick in 0 | 1) ;; *) die "QUICK=$quick: 0 or 1" ;; esac
+for t in $THETAS; do
+	echo "$t" | grep -qE '^[0-9]+(\.[0-9]+)?$' || die "THETAS: '$t' is not a number"
+	awk -v t="$t" 'BEGIN { exit !(t > 0 && t != 1) }' || die "THETAS: $t (fio needs theta > 0 and != 1)"
+done
+for k in $KS; do
+	uint KS "$k" 1
+	[ "$k" -le 1024 ] || die "KS=$k: at most 1024"
+done
+[ $((MEM_MIB % 2)) = 0 ] || die "MEM_MIB=$MEM_MIB: must be even (two NUMA nodes)"
+
+# Memory: the kernel, the initramfs (fio and its libraries, ~100 MiB) and
+# the rest of the guest need about 384 MiB besides the largest memcg.
+anon_mib=$((MEMCG_MIB * 3 / 2)) anon_hot=$((MEMCG_MIB / 2))
+[ $((MEMCG_MIB + 384)) -le "$MEM_MIB" ] ||
+	die "MEMCG_MIB=$MEMCG_MIB does not fit a guest of MEM_MIB=$MEM_MIB (needs MEMCG_MIB + 384)"
+[ "$HOT_MIB" -lt "$MEMCG_MIB" ] || die "HOT_MIB=$HOT_MIB must be smaller than MEMCG_MIB=$MEMCG_MIB"
+idle_mib=$((MEMCG_MIB * 5 / 4))
+case " $WORKLOADS " in *" idle "*)
+	[ $((idle_rounds * idle_mib)) -le "$STREAM_MIB" ] ||
+		die "STREAM_MIB=$STREAM_MIB: idle needs $idle_rounds x $idle_mib MiB of stream" ;;
+esac
+case " $WORKLOADS " in *" anon "*)
+	[ "$ZRAM_MIB" -ge "$anon_mib" ] || die "ZRAM_MIB=$ZRAM_MIB: anon needs at least $anon_mib"
+	[ $((MEMCG_MIB + ZRAM_MIB / 2 + 384)) -le "$MEM_MIB" ] ||
+		die "MEMCG_MIB + ZRAM_MIB / 2 + 384 must fit MEM_MIB=$MEM_MIB" ;;
+esac
+files_mib=$((FILE_MIB + HOT_MIB + STREAM_MIB / STREAM_FILE_MIB * STREAM_FILE_MIB))
+need_mib=$((files_mib + files_mib / 16 + 32))	# ext4 metadata and slack
+DISK_MIB=${DISK_MIB:-$need_mib}
+uint DISK_MIB "$DISK_MIB" 1
+[ "$DISK_MIB" -ge "$need_mib" ] ||
+	die "the file set ($files_mib MiB: data $FILE_MIB, hot $HOT_MIB, stream $STREAM_MIB) does not fit DISK_MIB=$DISK_MIB (needs $need_mib)"
+
+series_img=$BUILD/out-bench/arch/x86/boot/bzImage
+base_img=$BUILD/out-bench-base/arch/x86/boot/bzImage
+if [ "$BENCH_BUILD" = 0 ]; then
+	[ -f "$series_img" ] || die "BENCH_BUILD=0 but no $series_img"
+	[ -f "$base_img" ] || die "BENCH_BUILD=0 but no $base_img"
+fi
+command -v fio > /dev/null || die "fio missing: run 'make setup'"
+
+dir=$BUILD/bench
+img=$dir/data-f${FILE_MIB}-h${HOT_MIB}-s${STREAM_MIB}-d${DISK_MIB}.img
+free_mib=$(df -Pm "$TOP" | awk 'NR == 2 { print $4 }')
+[ -f "$img" ] || [ "$free_mib" -ge $((2 * DISK_MIB + 1024)) ] ||
+	die "$free_mib MiB free, the data disk needs $((2 * DISK_MIB + 1024))"
+mkdir -p "$dir/jobs" "$BUILD/logs"
+exec 9> "$dir/.lock"
+flock -n 9 || die "another bench run holds $dir/.lock"
+
+# ---- the cells: "workload|params json|trace|arms|guest args" ---------------
+# The PUD filter only changes page-table walks: pud-off runs on aging, anon
+# and (as a no-change check, not in QUICK) zipf.
+pc_arms="classic mglru series fg-off"
+groups=()
+fio_job() { # fio_job NAME DISTRIBUTION WARM_IOS IOS: write jobs/NAME.fio
+	local f=$dir/jobs/$1.fio
+	cat > "$f.tmp" <<-EOF
+	; scripts/bench.sh: 4 KiB buffered random reads of the data disk's file,
+	; a warm-up job then the measured job (same file, next job's stream)
+	[global]
+	filename=/mnt/data/data.bin
+	size=${FILE_MIB}m
+	io_size=1t
+	bs=4k
+	rw=randread
+	ioengine=psync
+	direct=0
+	norandommap
+	randrepeat=1
+	random_distribution=$2
+	fadvise_hint=1
+	invalidate=0
+	numjobs=1
+	[warm]
+	number_ios=$3
+	[measure]
+	stonewall
+	number_ios=$4
+	EOF
+	mv "$f.tmp" "$f"
+}
+for w in $WORKLOADS; do
+	case $w in
+	zipf)
+		for t in $THETAS; do
+			# theta > 1 touches few distinct pages: warm up 4x longer
+			# (more pages than fit the memcg must have been read)
+			warm=$ZIPF_IOS ios=$ZIPF_IOS
+			if awk -v t="$t" 'BEGIN { exit !(t > 1) }'; then warm=$((4 * ZIPF_IOS)); fi
+			job=zipf-$t-f$FILE_MIB-w$warm-n$ios
+			fio_job "$job" "zipf:$t" "$warm" "$ios"
+			groups+=("zipf|{\"theta\":$t,\"file_mib\":$FILE_MIB,\"memcg_mib\":$MEMCG_MIB,\"warm_ios\":$warm,\"ios\":$ios}|jobs/$job.fio|$zipf_arms|job=$job.fio memcg=$MEMCG_MIB")
+		done ;;
+	uniform)
+		# the warm-up must read more distinct pages than fit the memcg
+		warm=$((ZIPF_IOS / 2)) ios=$((ZIPF_IOS * 3 / 10))
+		job=uniform-f$FILE_MIB-w$warm-n$ios
+		fio_job "$job" random "$warm" "$ios"
+		groups+=("uniform|{\"file_mib\":$FILE_MIB,\"memcg_mib\":$MEMCG_MIB,\"warm_ios\":$warm,\"ios\":$ios}|jobs/$job.fio|$pc_arms|job=$job.fio memcg=$MEMCG_MIB") ;;
+	hotstream)
+		for k in $KS; do
+			groups+=("hotstream|{\"k\":$k,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|k=$k memcg=$MEMCG_MIB")
+		done ;;
+	idle)
+		groups+=("idle|{\"hot_mib\":$HOT_MIB,\"stream_mib\":$idle_mib,\"rounds\":$idle_rounds,\"passes\":4,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|rounds=$idle_rounds passes=4 stream_mib=$idle_mib memcg=$MEMCG_MIB") ;;
+	anon)
+		groups+=("anon|{\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"memcg_mib\":$MEMCG_MIB,\"zram_mib\":$ZRAM_MIB}||$ALL_ARMS|anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops memcg=$MEMCG_MIB") ;;
+	aging)
+		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse hot_mib=64 passes=$aging_passes") ;;
+	fgcost)
+		groups+=("fgcost|{\"hot_mib\":$HOT_MIB,\"ops\":$fit_ops,\"memcg_mib\":$MEMCG_MIB}||mglru series fg-off|ops=$fit_ops memcg=$MEMCG_MIB") ;;
+	esac
+done
+
+# ---- kernels, guest files, data disk ---------------------------------------
+if [ "$BENCH_BUILD" = 1 ]; then
+	base_tree=$BUILD/base-tree
+	if [ ! -e "$base_tree/.git" ]; then
+		git -C "$TREE" worktree add -q --detach "$base_tree" base
+	elif [ "$(git -C "$base_tree" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse base)" ]; then
+		git -C "$base_tree" checkout -q --detach base
+	fi
+	note "building the benchmark kernels (series tip, base); logs in $dir"
+	"$TOP/scripts/kernel.sh" bench > "$dir/kernel-series.build.log" 2>&1 ||
+		{ tail -30 "$dir/kernel-series.build.log"; die "series kernel build failed"; }
+	TREE=$base_tree O=$BUILD/out-bench-base "$TOP/scripts/kernel.sh" bench \
+		> "$dir/kernel-base.build.log" 2>&1 ||
+		{ tail -30 "$dir/kernel-base.build.log"; die "base kernel build failed"; }
+fi
+
+guest=$BUILD/guest-bench
+rm -rf "$guest/jobs"
+mkdir -p "$guest/lib" "$guest/jobs"
+"$TOP/scripts/lab-build.sh" "$guest"
+cp "$dir"/jobs/*.fio "$guest/jobs/"
+# fio and its shared libraries (run through the dynamic loader)
+cp -uL /usr/bin/fio "$guest/fio"
+ldd /usr/bin/fio | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+	while read -r lib; do cp -uL "$lib" "$guest/lib/"; done
+[ -f "$guest/lib/ld-linux-x86-64.so.2" ] || die "no dynamic loader in fio's ldd output"
+
+if [ ! -f "$img" ]; then
+	note "creating the data disk $img ($DISK_MIB MiB)"
+	stage=$dir/stage
+	rm -rf "$stage"
+	mkdir -p "$stage/stream"
+	fill() { head -c $(($2 << 20)) < <(yes "mglru lab: $1") > "$stage/$1"; }
+	fill data.bin "$FILE_MIB"
+	fill hot.bin "$HOT_MIB"
+	for i in $(seq 0 $((STREAM_MIB / STREAM_FILE_MIB - 1))); do
+		fill "$(printf 'stream/s%03d.bin' "$i")" "$STREAM_FILE_MIB"
+	done
+	rm -f "$img.tmp"
+	truncate -s "${DISK_MIB}M" "$img.tmp"
+	E2FSPROGS_FAKE_TIME=1767225600 mkfs.ext4 -q -F -d "$stage" -U 6d676c72-752d-6c61-6200-000000000001 \
+		-E root_owner=0:0,hash_seed=6d676c72-752d-6c61-6200-000000000002 "$img.tmp"
+	mv "$img.tmp" "$img"
+	rm -rf "$stage"
+fi
+
+# ---- one boot per cell -------------------------------------------------------
+run_id=${RUN_ID:-$(date +%Y%m%d-%H%M%S)}
+logdir=$dir/logs/$run_id
+mkdir -p "$logdir"
+vm() { # vm KERNEL_IMAGE GUEST_ARGS...: one boot; guest log in $BUILD/logs/bench.guest.log
+	local k=$1
+	shift
+	"$TOP/scripts/vm-run.sh" -n bench -k "$k" -t "$CELL_TIMEOUT" -m "$MEM_MIB" -z "$ZRAM_MIB" \
+		-D "$img" -f "$guest" "$TOP/guest/bench.sh" "$@" > "$BUILD/logs/bench.vm-run.log" 2>&1
+}
+
+note "probing the kernels"
+vm "$base_img" probe || die "the base kernel did not boot (see $BUILD/logs/bench.console.log)"
+base_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/bench.guest.log")
+vm "$series_img" probe || die "the series kernel did not boot (see $BUILD/logs/bench.console.log)"
+series_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/bench.guest.log")
+note "lru_gen/enabled at boot: base $base_caps, series $series_caps"
+[ -n "$base_caps" ] && [ -n "$series_caps" ] || die "no lru_gen/enabled in a kernel"
+
+# arm_setting ARM: "KERNEL ENABLED", or nothing if the kernel lacks the bit
+arm_setting() {
+	case $1 in
+	classic) echo "base 0x0000" ;;
+	mglru) echo "base 0x0007" ;;
+	series) echo "series default" ;;
+	fg-off) [ $((series_caps & 0x10)) = 0 ] || printf 'series 0x%04x\n' $((series_caps & ~0x10)) ;;
+	pud-off) [ $((series_caps & 0x08)) = 0 ] || printf 'series 0x%04x\n' $((series_caps & ~0x08)) ;;
+	esac
+}
+skipped=
+cells=()
+for g in "${groups[@]}"; do
+	IFS='|' read -r w params trace arms args <<< "$g"
+	run_arms=
+	for a in $arms; do
+		case " $ARMS " in *" $a "*) ;; *) continue ;; esac
+		if [ -z "$(arm_setting "$a")" ]; then
+			case " $skipped " in *" $a "*) ;; *) skipped="$skipped $a" ;; esac
+			continue
+		fi
+		run_arms="$run_arms $a"
+	done
+	for rep in $(seq 1 "$REPS"); do
+		for a in $run_arms; do cells+=("$w|$params|$trace|$a|$rep|$args"); done
+	done
+done
+for a in $skipped; do
+	note "arm $a skipped: the series kernel's lru_gen/enabled ($series_caps) has no $( [ "$a" = fg-off ] && echo 0x0010 || echo 0x0008) bit"
+done
+[ ${#cells[@]} -gt 0 ] || die "no cell to run (WORKLOADS='$WORKLOADS', ARMS='$ARMS')"
+note "run $run_id: ${#cells[@]} cells, logs in $logdir"
+printf '%s\n' "${cells[@]}" > "$logdir/plan.txt"
+
+results=$dir/results.jsonl
+failed=0 n=0 t0=$(date +%s)
+for c in "${cells[@]}"; do
+	IFS='|' read -r w params trace a rep args <<< "$c"
+	n=$((n + 1))
+	read -r kernel caps <<< "$(arm_setting "$a")"
+	k=$series_img
+	[ "$kernel" = base ] && k=$base_img
+	tag=$(printf '%03d-%s-%s-%s-r%d' "$n" "$w" "$(echo "$params" | tr -dc '0-9.,' | tr ',' '-')" "$a" "$rep")
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	if vm "$k" run "$w" "$caps" $args; then rc=0; else rc=$?; fi
+	for f in guest console vm-run; do
+		[ ! -f "$BUILD/logs/bench.$f.log" ] || mv "$BUILD/logs/bench.$f.log" "$logdir/$tag.$f.log"
+	done
+	rec=$(tr -d '\r' 2>/dev/null < "$logdir/$tag.guest.log" | sed -n 's/^### BENCH-RECORD {//p' | tail -1) || rec=
+	line=
+	if [ -n "$rec" ]; then
+		[ -z "$trace" ] || rec="${rec%?},\"trace\":\"$trace\"}"
+		line="{\"workload\":\"$w\",\"params\":$params,\"arm\":\"$a\",\"kernel\":\"$kernel\",\"rep\":$rep,\"run_id\":\"$run_id\",$rec"
+		python3 -c 'import json, sys; json.loads(sys.argv[1])' "$line" 2>/dev/null || line=
+	fi
+	if [ "$rc" != 0 ] || [ -z "$line" ]; then
+		failed=$((failed + 1))
+		printf '== [%d/%d] %s: FAILED (exit %s%s), see %s\n' "$n" ${#cells[@]} "$tag" "$rc" \
+			"$([ -n "$rec" ] && [ -z "$line" ] && echo ', bad record')" "$logdir/$tag.*.log"
+		continue
+	fi
+	echo "$line" >> "$results"
+	printf '== [%d/%d] %s: %d s  %s\n' "$n" ${#cells[@]} "$tag" $(($(date +%s) - start)) \
+		"$(echo "$rec" | sed 's/.*"metrics":{//; s/}.*//' | cut -c1-110)"
+done
+note "run $run_id: $((${#cells[@]} - failed)) cells recorded in $results, $failed failed, $(($(date +%s) - t0)) s"
+
+if [ "$failed" -lt ${#cells[@]} ] && [ -x "$TOP/scripts/report.sh" ]; then
+	RUN_ID=$run_id "$TOP/scripts/report.sh" || note "report.sh failed"
+fi
+[ "$failed" = 0 ]
