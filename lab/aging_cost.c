@@ -28,16 +28,6 @@ static void usage(void)
 	exit(2);
 }
 
-static long num(const char *s, long lo, long hi, const char *what)
-{
-	char *end;
-	long v = strtol(s, &end, 0);
-
-	if (*s == 0 || *end || v < lo || v > hi)
-		die("%s must be a number in [%ld, %ld], got '%s'", what, lo, hi, s);
-	return v;
-}
-
 static void touch(char *p, size_t len, size_t stride)
 {
 	for (size_t off = 0; off < len; off += stride)

@@ -27,24 +27,6 @@
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
-static uint64_t next_rand(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545f4914f6cdd1dULL;
-}
-
-static long num(const char *s, long lo, long hi, const char *what)
-{
-	char *end;
-	long v = strtol(s, &end, 0);
-
-	if (*s == 0 || *end || v < lo || v > hi)
-		die("%s must be a number in [%ld, %ld], got '%s'", what, lo, hi, s);
-	return v;
-}
-
 static double cpu_s(void)
 {
 	struct rusage ru;
@@ -79,7 +61,7 @@ static char *area;
 static void run(long ops)
 {
 	for (long i = 0; i < ops; i++) {
-		uint64_t r = next_rand();
+		uint64_t r = xorshift64s(&rng);
 		unsigned long pg = (long)(r % 100) < pct ? (r >> 8) % hot : (r >> 8) % pages;
 
 		area[pg * PAGE + (r >> 40) % PAGE]++;
@@ -119,7 +101,7 @@ int main(int argc, char **argv)
 		uint64_t *w = (uint64_t *)(area + pg * PAGE);
 
 		for (int i = 0; i < 128; i++)
-			w[i] = next_rand();
+			w[i] = xorshift64s(&rng);
 	}
 	run(warm);
 

@@ -40,24 +40,6 @@ struct cachestat {
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
-static uint64_t next_rand(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545f4914f6cdd1dULL;
-}
-
-static long num(const char *s, long lo, long hi, const char *what)
-{
-	char *end;
-	long v = strtol(s, &end, 0);
-
-	if (*s == 0 || *end || v < lo || v > hi)
-		die("%s must be a number in [%ld, %ld], got '%s'", what, lo, hi, s);
-	return v;
-}
-
 static uint64_t cached_pages(int fd, uint64_t off, uint64_t len)
 {
 	struct cachestat_range r = { off, len };
@@ -106,7 +88,7 @@ static void open_hot(const char *path)
 /* One random 4 KiB block of the hot file: 1 if it was cached. */
 static int hot_read(int check)
 {
-	uint64_t off = next_rand() % hot_pages * BLOCK;
+	uint64_t off = xorshift64s(&rng) % hot_pages * BLOCK;
 	int hit = check ? cached_pages(hot_rnd, off, BLOCK) == 1 : 0;
 
 	if (pread(hot_rnd, buf, BLOCK, off) != BLOCK)

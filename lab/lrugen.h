@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +32,26 @@ static inline void die(const char *fmt, ...)
 	fprintf(stderr, "\n");
 	va_end(ap);
 	exit(2);
+}
+
+/* A command-line number in [lo, hi]; anything else is a usage error. */
+static inline long num(const char *s, long lo, long hi, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	if (*s == 0 || *end || v < lo || v > hi)
+		die("%s must be a number in [%ld, %ld], got '%s'", what, lo, hi, s);
+	return v;
+}
+
+/* xorshift64*: a fixed pseudo-random sequence per seed in *state */
+static inline uint64_t xorshift64s(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dULL;
 }
 
 /* Write a string to a file; returns 0 or -errno. */
