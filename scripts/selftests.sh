@@ -6,7 +6,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-out=$1
+out=$(realpath -m "$1")
 hdr=${HDR:-$BUILD/out-test/usr/include}
 rm -rf "$out"
 mkdir -p "$out"
