@@ -20,6 +20,9 @@ enabled=/sys/kernel/mm/lru_gen/enabled
 data=/mnt/data
 cg=/sys/fs/cgroup/bench
 fio="/guest/lib/ld-linux-x86-64.so.2 --library-path /guest/lib /guest/fio"
+# scratch files of this boot (tmpfs), shared with the "snap" runs fio starts
+work=${BENCH_WORK:-$(mktemp -d)}
+export BENCH_WORK="$work"
 
 fail() { echo "bench.sh: error: $*" >&2; exit 1; }
 
@@ -31,7 +34,7 @@ if [ "${1:-}" = snap ]; then
 		awk '$1 == "workingset_refault_file" { print "refaults", $2 }
 			$1 == "file" { f = $2 } $1 == "shmem" { s = $2 }
 			END { print "cache", f - s }' $cg/memory.stat
-	} > /tmp/snap.$2
+	} > "$work"/snap.$2
 	exit 0
 fi
 
@@ -70,7 +73,7 @@ enter_memcg() {
 	echo $$ > $cg/cgroup.procs
 }
 
-snap() { awk -v k="$2" '$1 == k { print $2 }' /tmp/snap.$1; } # snap pre|post KEY
+snap() { awk -v k="$2" '$1 == k { print $2 }' "$work"/snap.$1; } # snap pre|post KEY
 
 record() { # record METRICS_JSON
 	echo "### BENCH-RECORD {\"kernel_release\":\"$(uname -r)\",\"enabled\":\"$caps\",\"metrics\":$1}"
@@ -84,11 +87,11 @@ fio_cell() {
 		cat "/guest/jobs/$p_job"
 		echo "exec_prerun=/bin/sh /guest.sh snap pre"
 		echo "exec_postrun=/bin/sh /guest.sh snap post"
-	} > /tmp/job.fio
+	} > "$work"/job.fio
 	enter_memcg "$p_memcg" 0
-	cd /tmp
+	cd "$work"
 	# shellcheck disable=SC2086
-	$fio --output-format=terse --terse-version=3 /tmp/job.fio > /tmp/fio.out
+	$fio --output-format=terse --terse-version=3 "$work"/job.fio > "$work"/fio.out
 	cat $cg/memory.stat
 	# terse v3: 3 job name, 6 read KiB, 8 read IOPS, 9 runtime (ms)
 	awk -F';' -v ios=$(($(snap post ios) - $(snap pre ios))) \
@@ -100,8 +103,8 @@ fio_cell() {
 			printf "\"iops\":%d,\"runtime_s\":%.2f,\"cache_pages\":%d}\n", $8, $9 / 1000, cache / 4096
 			found = 1
 		}
-		END { exit !found }' /tmp/fio.out > /tmp/metrics || fail "no measured job in fio's output"
-	record "$(cat /tmp/metrics)"
+		END { exit !found }' "$work"/fio.out > "$work"/metrics || fail "no measured job in fio's output"
+	record "$(cat "$work"/metrics)"
 }
 
 case $workload in
