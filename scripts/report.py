@@ -234,7 +234,7 @@ def uniform_check(c, a):
 def markdown(path, records, cells, run_id):
     runs = sorted({r["run_id"] for r in records})
     lines = ["# MGLRU lab report", "",
-             f"Source: `{path}`, {len(records)} records, run"
+             f"Source: `{os.path.basename(path)}`, {len(records)} records, run"
              f"{'s' if len(runs) > 1 else ''} {', '.join(runs)}"
              f"{' (RUN_ID)' if run_id else ''}.", "",
              "Every value is the median (min–max) over repetitions, n = repetitions. "

@@ -91,7 +91,7 @@ fi
 # 'make report': no argument, $BUILD/bench/results.jsonl; RUN_ID keeps one run.
 cp "$data/results.jsonl" "$data/textbook.iolog" "$data/uniform.fio" "$BUILD/bench/"
 if RUN_ID=fixture make -s -C "$top" report > "$tmp/out" 2>&1 &&
-	grep -qF "Source: \`$BUILD/bench/results.jsonl\`, 31 records, run fixture (RUN_ID)." "$report" &&
+	grep -qF "Source: \`results.jsonl\`, 31 records, run fixture (RUN_ID)." "$report" &&
 	! grep -q '^### idle' "$report"; then
 	ok "make report: default input, RUN_ID=fixture leaves out the other run"
 else
