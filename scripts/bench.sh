@@ -14,13 +14,12 @@
 #
 # Workloads (arms; sizes at the default / QUICK=1 scale in the README):
 #   zipf      fio zipf THETAS, 4 KiB buffered random reads of a FILE_MIB file
-#             in a MEMCG_MIB memcg: warm-up job, then a measured job (all
-#             arms; QUICK: no pud-off)
+#             in a MEMCG_MIB memcg: warm-up job, then a measured job
 #   uniform   the same with uniform random offsets (miss ~ 1 - C/N)
 #   hotstream K random hot 4 KiB reads per 64 KiB of a one-shot stream (KS)
 #   idle      hot file read 4 times, then idle while 1.25 x MEMCG_MIB
 #             stream by; residency per round
-#             (uniform, hotstream, idle: classic mglru series fg-off)
+#             (zipf, uniform, hotstream, idle: classic mglru series fg-off)
 #   anon      random touches of 1.5 x MEMCG_MIB of anon memory, zram swap
 #             (all arms)
 #   aging     lab/aging_cost: aging a node that holds none of the memory
@@ -50,12 +49,10 @@ if [ "$quick" = 1 ]; then
 	: "${REPS:=1}" "${MEMCG_MIB:=32}" "${HOT_MIB:=8}" "${STREAM_MIB:=128}"
 	: "${THETAS:=0.8 1.2}" "${KS:=4}" "${ZIPF_IOS:=20000}" "${CELL_TIMEOUT:=300}"
 	aging_sparse=16 aging_passes=30 fit_ops=50000 anon_ops=200000 idle_rounds=2
-	zipf_arms="classic mglru series fg-off"
 else
 	: "${REPS:=3}" "${MEMCG_MIB:=64}" "${HOT_MIB:=16}" "${STREAM_MIB:=256}"
 	: "${THETAS:=0.8 1.2}" "${KS:=2 4 8}" "${ZIPF_IOS:=50000}" "${CELL_TIMEOUT:=900}"
 	aging_sparse=64 aging_passes=100 fit_ops=200000 anon_ops=400000 idle_rounds=3
-	zipf_arms="classic mglru series fg-off pud-off"
 fi
 WORKLOADS=${WORKLOADS-$ALL_WORKLOADS}
 ARMS=${ARMS-$ALL_ARMS}
@@ -140,8 +137,8 @@ exec 9> "$dir/.lock"
 flock -n 9 || die "another bench run holds $dir/.lock"
 
 # ---- the cells: "workload|params json|trace|arms|guest args" ---------------
-# The PUD filter only changes page-table walks: pud-off runs on aging, anon
-# and (as a no-change check, not in QUICK) zipf.
+# The PUD filter only changes page-table walks: pud-off runs on aging and,
+# as a no-change check, on anon.
 pc_arms="classic mglru series fg-off"
 groups=()
 fio_job() { # fio_job NAME DISTRIBUTION WARM_IOS IOS: write jobs/NAME.fio
@@ -181,7 +178,7 @@ for w in $WORKLOADS; do
 			if awk -v t="$t" 'BEGIN { exit !(t > 1) }'; then warm=$((4 * ZIPF_IOS)); fi
 			job=zipf-$t-f$FILE_MIB-w$warm-n$ios
 			fio_job "$job" "zipf:$t" "$warm" "$ios"
-			groups+=("zipf|{\"theta\":$t,\"file_mib\":$FILE_MIB,\"memcg_mib\":$MEMCG_MIB,\"warm_ios\":$warm,\"ios\":$ios}|jobs/$job.fio|$zipf_arms|job=$job.fio memcg=$MEMCG_MIB")
+			groups+=("zipf|{\"theta\":$t,\"file_mib\":$FILE_MIB,\"memcg_mib\":$MEMCG_MIB,\"warm_ios\":$warm,\"ios\":$ios}|jobs/$job.fio|$pc_arms|job=$job.fio memcg=$MEMCG_MIB")
 		done ;;
 	uniform)
 		# the warm-up must read more distinct pages than fit the memcg
