@@ -14,7 +14,7 @@
 #   zipf, uniform: job (file name in /guest/jobs)
 #   hotstream: k        idle: rounds passes stream_mib
 #   anon: anon_mib hot_mib hot_pct ops      fgcost: ops
-#   aging: sparse_gib hot_mib passes
+#   aging: sparse_gib thp (0 or 1) hot_mib passes
 set -eu
 enabled=/sys/kernel/mm/lru_gen/enabled
 data=/mnt/data
@@ -132,7 +132,10 @@ anon)
 	record "$m" ;;
 aging)
 	# aging_cost makes its own memcg (no limit); keep its per-pass metrics
-	line=$(/guest/aging_cost -s "$p_sparse_gib" -H "$p_hot_mib" -p "$p_passes" -r 1 -e "$caps")
+	thp_opt=
+	[ "${p_thp:-0}" = 1 ] && thp_opt=-t
+	# shellcheck disable=SC2086 # thp_opt is empty or one word
+	line=$(/guest/aging_cost $thp_opt -s "$p_sparse_gib" -H "$p_hot_mib" -p "$p_passes" -r 1 -e "$caps")
 	echo "$line"
 	record "$(echo "$line" | tr -d '{}' | tr ',' '\n' | awk -F: '
 		$1 ~ /aging_us|_per_pass/ && $2 >= 0 { printf "%s%s:%s", n++ ? "," : "{", $1, $2 }

@@ -6,7 +6,8 @@
  * The process joins its own memcg, binds its memory to one node, maps a
  * sparse address space (one page per 2 MiB over many 1 GiB PUDs) plus a
  * dense hot set in the first PUD, then asks debugfs for aging passes of
- * the other node (force_scan=0, so the Bloom filters apply).  For each
+ * the other node (force_scan=0, so the Bloom filters apply).  With -t, the
+ * sparse PUDs hold THPs instead, one every 64 MiB.  For each
  * value of /sys/kernel/mm/lru_gen/enabled given with -e, interleaved over
  * -r repetitions, it prints one JSON line: the time of the passes (write(2)
  * of the aging command) and the per-pass deltas of the walk counters.
@@ -18,31 +19,39 @@
 
 #define PUD_SIZE	(1UL << 30)
 #define PMD_SIZE	(1UL << 21)
+#define THP_STRIDE	(64UL << 20)
 #define MPOL_BIND	2
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: aging_cost [-s SPARSE_GIB] [-H HOT_MIB] [-p PASSES] [-r REPS]\n"
-		"                  [-b BIND_NODE] [-a AGE_NODE] -e CAPS[,CAPS...]\n");
+		"usage: aging_cost [-t] [-s SPARSE_GIB] [-H HOT_MIB] [-p PASSES] [-r REPS]\n"
+		"                  [-b BIND_NODE] [-a AGE_NODE] -e CAPS[,CAPS...]\n"
+		"  -t  THPs in the sparse PUDs, one every 64 MiB, instead of a page per 2 MiB\n");
 	exit(2);
 }
 
+/*
+ * A store, not an increment: a load first, as emulators may do for an
+ * increment, would map the huge zero page, which the store after it
+ * replaces with small pages.
+ */
 static void touch(char *p, size_t len, size_t stride)
 {
 	for (size_t off = 0; off < len; off += stride)
-		p[off]++;
+		*(volatile char *)(p + off) = 1;
 }
 
 int main(int argc, char **argv)
 {
 	long sparse_gib = 64, hot_mib = 64, passes = 100, reps = 3, bind = 0, age = 1;
 	unsigned int caps[8];
-	int ncaps = 0, opt, id, err;
+	int ncaps = 0, opt, id, err, thp = 0;
 	char *caps_arg = NULL;
 
-	while ((opt = getopt(argc, argv, "s:H:p:r:b:a:e:")) != -1) {
+	while ((opt = getopt(argc, argv, "ts:H:p:r:b:a:e:")) != -1) {
 		switch (opt) {
+		case 't': thp = 1; break;
 		case 's': sparse_gib = num(optarg, 1, 1024, "-s"); break;
 		case 'H': hot_mib = num(optarg, 2, 512, "-H"); break;
 		case 'p': passes = num(optarg, 1, 100000, "-p"); break;
@@ -88,9 +97,15 @@ int main(int argc, char **argv)
 		die("mmap %zu bytes: %s", len, strerror(errno));
 	char *base = (char *)(((uintptr_t)raw + PUD_SIZE - 1) & ~(PUD_SIZE - 1));
 
-	madvise(base, len, MADV_NOHUGEPAGE);
-	touch(base + PUD_SIZE, len - PUD_SIZE, PMD_SIZE);
+	madvise(base, PUD_SIZE, MADV_NOHUGEPAGE);
+	madvise(base + PUD_SIZE, len - PUD_SIZE, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	touch(base + PUD_SIZE, len - PUD_SIZE, thp ? THP_STRIDE : PMD_SIZE);
 	touch(base, hot_mib << 20, 4096);
+
+	long huge_kb = stat_value("/proc/self/smaps_rollup", "AnonHugePages:");
+
+	if (thp && huge_kb < (long)(sparse_gib * (PUD_SIZE / THP_STRIDE) * (PMD_SIZE >> 10)) * 9 / 10)
+		die("only %ld kB of THPs in the sparse PUDs", huge_kb);
 
 	double *t = malloc(passes * sizeof(*t));
 
@@ -119,12 +134,12 @@ int main(int argc, char **argv)
 			qsort(t, passes, sizeof(*t), cmp_double);
 #define PER_PASS(f) (a.f < 0 ? -1.0 : (double)(b.f - a.f) / passes)
 			printf("{\"workload\":\"aging_cost\",\"enabled\":\"0x%04x\",\"rep\":%d,"
-			       "\"sparse_gib\":%ld,\"hot_mib\":%ld,\"bind_node\":%ld,\"age_node\":%ld,"
+			       "\"sparse_gib\":%ld,\"sparse_thp\":%d,\"anon_huge_kb\":%ld,\"hot_mib\":%ld,\"bind_node\":%ld,\"age_node\":%ld,"
 			       "\"passes\":%ld,\"aging_us_total\":%.1f,\"aging_us_median\":%.1f,"
 			       "\"leaf_per_pass\":%.1f,\"young_per_pass\":%.1f,"
 			       "\"pmd_tested_per_pass\":%.1f,\"pud_skipped_per_pass\":%.1f,"
 			       "\"walks_per_pass\":%.2f,\"empty_walks_per_pass\":%.2f}\n",
-			       caps[c], rep, sparse_gib, hot_mib, bind, age, passes, total,
+			       caps[c], rep, sparse_gib, thp, huge_kb, hot_mib, bind, age, passes, total,
 			       t[passes / 2], PER_PASS(leaf), PER_PASS(young),
 			       PER_PASS(pmd_tested), PER_PASS(pud_skipped), PER_PASS(walks),
 			       PER_PASS(empty_walks));

@@ -271,19 +271,25 @@ static inline void gen_line(const char *line, struct lru_gen_node *st)
 	st->max_seq = seq;
 }
 
-/* lru_gen_full: the mm stats row "T Y F A" of the current generation */
+/*
+ * lru_gen_full: the mm stats row "T Y F A" of the current generation, and the
+ * line of name=value tokens after it.  Kernels before the series print only
+ * the row; an early version of the series printed the tokens on the row.
+ */
 static inline void stats_line(const char *line, struct lru_gen_node *st)
 {
 	long v[4];
 	char c[4];
 
 	if (sscanf(line, " %ld%c %ld%c %ld%c %ld%c", &v[0], &c[0], &v[1], &c[1],
-		   &v[2], &c[2], &v[3], &c[3]) != 8 || c[0] != 'T' || c[1] != 'Y')
+		   &v[2], &c[2], &v[3], &c[3]) == 8 && c[0] == 'T' && c[1] == 'Y') {
+		st->leaf = v[0];
+		st->young = v[1];
+		st->pmd_found = v[2];
+		st->pmd_added = v[3];
+	}
+	if (!strstr(line, " pmd_tested="))
 		return;
-	st->leaf = v[0];
-	st->young = v[1];
-	st->pmd_found = v[2];
-	st->pmd_added = v[3];
 	st->pmd_tested = token(line, "pmd_tested");
 	st->pud_skipped = token(line, "pud_skipped");
 	st->pud_carried = token(line, "pud_carried");

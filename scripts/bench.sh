@@ -22,7 +22,8 @@
 #             (zipf, uniform, hotstream, idle: classic mglru series fg-off)
 #   anon      random touches of 1.5 x MEMCG_MIB of anon memory, zram swap
 #             (all arms)
-#   aging     lab/aging_cost: aging a node that holds none of the memory
+#   aging     lab/aging_cost: aging a node that holds none of the memory,
+#             sparse small pages and sparse THPs
 #             (mglru series pud-off)
 #   fgcost    random reads of a hot file that fits: ops/s (mglru series fg-off)
 #
@@ -195,7 +196,9 @@ for w in $WORKLOADS; do
 	anon)
 		groups+=("anon|{\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"memcg_mib\":$MEMCG_MIB,\"zram_mib\":$ZRAM_MIB}||$ALL_ARMS|anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops memcg=$MEMCG_MIB") ;;
 	aging)
-		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse hot_mib=64 passes=$aging_passes") ;;
+		# a page per 2 MiB, then THPs (one per 64 MiB) over a quarter of the PUDs
+		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"thp\":0,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse thp=0 hot_mib=64 passes=$aging_passes")
+		groups+=("aging|{\"sparse_gib\":$((aging_sparse / 4)),\"thp\":1,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$((aging_sparse / 4)) thp=1 hot_mib=64 passes=$aging_passes") ;;
 	fgcost)
 		groups+=("fgcost|{\"hot_mib\":$HOT_MIB,\"ops\":$fit_ops,\"memcg_mib\":$MEMCG_MIB}||mglru series fg-off|ops=$fit_ops memcg=$MEMCG_MIB") ;;
 	esac
