@@ -29,5 +29,7 @@ bench: tree
 	scripts/bench.sh
 report:
 	scripts/report.sh
+# Keeps build/mail (b4's state and earlier revisions, for range-diffs) and
+# build/bench (the lab's records, appended run after run).
 clean:
-	rm -rf build
+	[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -name mail ! -name bench -exec rm -rf {} +

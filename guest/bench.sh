@@ -29,12 +29,12 @@ fail() { echo "bench.sh: error: $*" >&2; exit 1; }
 # snap pre|post: counters around fio's measured job (fio exec_prerun/postrun)
 if [ "${1:-}" = snap ]; then
 	{
-		echo "ios $(awk '{ print $1 }' /sys/block/$DATA_DEV/stat)"
+		echo "ios $(awk '{ print $1 }' "/sys/block/$DATA_DEV/stat")"
 		# page cache = file minus shmem (fio's shared memory pools)
 		awk '$1 == "workingset_refault_file" { print "refaults", $2 }
 			$1 == "file" { f = $2 } $1 == "shmem" { s = $2 }
-			END { print "cache", f - s }' $cg/memory.stat
-	} > "$work"/snap.$2
+			END { print "cache", f - s }' "$cg/memory.stat"
+	} > "$work/snap.$2"
 	exit 0
 fi
 
@@ -43,7 +43,9 @@ if [ "${1:-}" = probe ]; then
 	exit 0
 fi
 
-[ "${1:-}" = run ] && [ $# -ge 3 ] || fail "usage: bench.sh probe | run WORKLOAD ENABLED [KEY=VALUE...]"
+if [ "${1:-}" != run ] || [ $# -lt 3 ]; then
+	fail "usage: bench.sh probe | run WORKLOAD ENABLED [KEY=VALUE...]"
+fi
 workload=$2 want=$3
 shift 3
 for kv; do
@@ -67,13 +69,13 @@ echo "kernel $(uname -r), lru_gen/enabled $caps, data disk ${DATA_DEV:-none}"
 # enter_memcg MIB SWAP: move this shell into a fresh memcg of MIB MiB
 enter_memcg() {
 	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-	mkdir -p $cg
-	echo $(($1 << 20)) > $cg/memory.max
-	echo "$2" > $cg/memory.swap.max
-	echo $$ > $cg/cgroup.procs
+	mkdir -p "$cg"
+	echo $(($1 << 20)) > "$cg/memory.max"
+	echo "$2" > "$cg/memory.swap.max"
+	echo $$ > "$cg/cgroup.procs"
 }
 
-snap() { awk -v k="$2" '$1 == k { print $2 }' "$work"/snap.$1; } # snap pre|post KEY
+snap() { awk -v k="$2" '$1 == k { print $2 }' "$work/snap.$1"; } # snap pre|post KEY
 
 record() { # record METRICS_JSON
 	echo "### BENCH-RECORD {\"kernel_release\":\"$(uname -r)\",\"enabled\":\"$caps\",\"metrics\":$1}"
@@ -82,7 +84,7 @@ record() { # record METRICS_JSON
 # fio: warm-up job, then the measured job between two counter snapshots.
 fio_cell() {
 	[ -f "/guest/jobs/$p_job" ] || fail "no job file /guest/jobs/$p_job"
-	echo 0 > /sys/block/$DATA_DEV/queue/read_ahead_kb
+	echo 0 > "/sys/block/$DATA_DEV/queue/read_ahead_kb"
 	{
 		cat "/guest/jobs/$p_job"
 		echo "exec_prerun=/bin/sh /guest.sh snap pre"
@@ -92,7 +94,7 @@ fio_cell() {
 	cd "$work"
 	# shellcheck disable=SC2086
 	$fio --output-format=terse --terse-version=3 "$work"/job.fio > "$work"/fio.out
-	cat $cg/memory.stat
+	cat "$cg/memory.stat"
 	# terse v3: 3 job name, 6 read KiB, 8 read IOPS, 9 runtime (ms)
 	awk -F';' -v ios=$(($(snap post ios) - $(snap pre ios))) \
 		-v ref=$(($(snap post refaults) - $(snap pre refaults))) -v cache="$(snap post cache)" '
@@ -113,13 +115,13 @@ zipf | uniform)
 hotstream)
 	enter_memcg "$p_memcg" 0
 	m=$(/guest/hotstream mix -H $data/hot.bin -s $data/stream -k "$p_k" -d "$DATA_DEV")
-	cat $cg/memory.stat
+	cat "$cg/memory.stat"
 	record "$m" ;;
 idle)
 	enter_memcg "$p_memcg" 0
 	m=$(/guest/hotstream idle -H $data/hot.bin -s $data/stream -r "$p_rounds" \
 		-p "$p_passes" -b "$p_stream_mib" -d "$DATA_DEV")
-	cat $cg/memory.stat
+	cat "$cg/memory.stat"
 	record "$m" ;;
 fgcost)
 	enter_memcg "$p_memcg" 0
@@ -128,7 +130,7 @@ anon)
 	grep -q zram /proc/swaps || fail "no zram swap"
 	enter_memcg "$p_memcg" max
 	m=$(/guest/anon_churn -s "$p_anon_mib" -H "$p_hot_mib" -P "$p_hot_pct" -n "$p_ops")
-	cat $cg/memory.stat
+	cat "$cg/memory.stat"
 	record "$m" ;;
 aging)
 	# aging_cost makes its own memcg (no limit); keep its per-pass metrics

@@ -15,6 +15,12 @@
 # letter), and the cover letter gets a range-diff against it.  Lowering
 # REVISION below b4's fails.
 #
+# Identity: series/ keeps the commits under a placeholder identity; the
+# mail's author and Signed-off-by are the mailing user's git identity
+# (git config user.name and user.email), which the scratch clone's copy
+# of the series is rewritten to.  No identity, or a placeholder one (an
+# example.* or .invalid address, or the series' own), is refused.
+#
 # Environment: REVISION=N overrides series/mail.conf; COVER=FILE replaces
 # series/cover-letter.txt.  For tests/mail.sh: SKIP_CHECKPATCH=1 skips the
 # checkpatch gate ('make test' runs checkpatch itself) and SKIP_CC=1 skips
@@ -37,6 +43,17 @@ if grep -nE 'EDITME|TODO|TBD|FIXME|XXX|@@[A-Z_]+@@' "$cover"; then
 	die "$cover still has placeholders (lines above)"
 fi
 [ -n "$(series_patches)" ] || die "series/ has no patches"
+ident_name=$(git -C "$TOP" config user.name || true)
+ident_email=$(git -C "$TOP" config user.email || true)
+if [ -z "$ident_name" ] || [ -z "$ident_email" ]; then
+	die "no git identity: set git config user.name and user.email, the author and Signed-off-by of the mail"
+fi
+case $ident_email in
+*@example.* | *.example.* | *.example | *.invalid | *@invalid | "$SERIES_EMAIL")
+	die "git config user.email '$ident_email' is a placeholder: set your own address" ;;
+esac
+[ "$ident_name" != "$SERIES_NAME" ] ||
+	die "git config user.name '$ident_name' is a placeholder: set your own name"
 [ "${SKIP_CHECKPATCH:-}" = 1 ] || "$TOP/scripts/checkpatch.sh" > /dev/null ||
 	die "checkpatch is not clean: run scripts/checkpatch.sh"
 
@@ -57,8 +74,6 @@ mkdir -p "$mail"
 if [ ! -d "$mt/.git" ]; then
 	note "cloning $TREE for b4"
 	git clone -q --shared --branch series "$TREE" "$mt"
-	git -C "$mt" config user.name "$SERIES_NAME"
-	git -C "$mt" config user.email "$SERIES_EMAIL"
 	git -C "$mt" config b4.send-no-patatt-sign yes
 	# An SMTP setting keeps b4 off its web endpoint (which insists on
 	# signing); with 'send -o' nothing is ever sent.
@@ -67,6 +82,8 @@ if [ ! -d "$mt/.git" ]; then
 	git -C "$mt" checkout -q -b mglru
 	b4q prep -e base > /dev/null
 fi
+git -C "$mt" config user.name "$ident_name"
+git -C "$mt" config user.email "$ident_email"
 state=$(b4q prep --show-info)
 info() { echo "$state" | sed -n "s/^$1: //p"; }
 rev=$(info revision)
@@ -108,10 +125,20 @@ if [ "$REVISION" -gt "$rev" ]; then
 	state=$(b4q prep --show-info) # the cover commit changed
 fi
 
-# Put the current series on top of b4's cover commit.
+# Put the current series on top of b4's cover commit, with the mailing
+# user's identity in place of the placeholder as author and in the
+# Signed-off-by lines.
+rm -rf "$mail/patches"
+mkdir -p "$mail/patches"
+for p in $(series_patches); do
+	awk -v old="$SERIES_NAME <$SERIES_EMAIL>" -v new="$ident_name <$ident_email>" '
+		$0 == "From: " old { $0 = "From: " new }
+		$0 == "Signed-off-by: " old { $0 = "Signed-off-by: " new }
+		{ print }' "$p" > "$mail/patches/${p##*/}"
+done
 git -C "$mt" reset -q --hard "$(info start-commit)"
 # shellcheck disable=SC2046
-git -C "$mt" am -q $(series_patches) ||
+git -C "$mt" am -q $(find "$mail/patches" -name '*.patch' | sort) ||
 	{ git -C "$mt" am --abort; die "git am of series/ failed in $mt"; }
 # shellcheck disable=SC2086
 b4q prep --set-prefixes ${PREFIXES:-""} > /dev/null

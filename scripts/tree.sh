@@ -5,7 +5,7 @@
 #   then series/*.patch applied with git am on branch 'series'.
 # Both base commits use a fixed identity and date, so 'base' has the same hash
 # on every machine.  Refuses to throw away commits that are not in series/.
-set -eu
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 import_tree() {

@@ -12,7 +12,9 @@
 #  - REVISION=2 then writes v2 ('[PATCH ... v2 n/N]') whose cover letter
 #    has a range-diff against v1 under the diffstat (all patches '=': the
 #    series did not change), keeps v1 as it was, and its patches apply too;
-#  - going back to REVISION=1 then fails and changes nothing.
+#  - going back to REVISION=1 then fails and changes nothing;
+#  - without a git identity, or with a placeholder one, mail.sh fails; the
+#    messages carry the mailing user's identity as author and sign-off.
 # Prints 'ok'/'not ok' lines; exits non-zero on any failure.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -41,8 +43,14 @@ must() { # must DESCRIPTION [VAR=VALUE...]: mail.sh succeeds, or stop here
 	mail "$@" || { sed 's/^/#   /' "$tmp/log"; result 1 "$d"; exit 1; }
 	result 0 "$d"
 }
+# The mailing user: a test identity of its own, not this machine's.
+ident="Mail Test <mail-test@mglru.test>"
+printf '[user]\n\tname = Mail Test\n\temail = mail-test@mglru.test\n' > "$tmp/gitconfig"
+printf '[user]\n\tname = Someone\n\temail = someone@example.org\n' > "$tmp/placeholder"
+: > "$tmp/noident"
 mail() { # mail [VAR=VALUE...]: scripts/mail.sh in the scratch BUILD; output in $tmp/log
-	env BUILD="$tmp/build" TREE="$TREE" SKIP_CHECKPATCH=1 SKIP_CC=1 "$@" \
+	env BUILD="$tmp/build" TREE="$TREE" SKIP_CHECKPATCH=1 SKIP_CC=1 \
+		GIT_CONFIG_GLOBAL="$tmp/gitconfig" GIT_CONFIG_NOSYSTEM=1 "$@" \
 		"$TOP/scripts/mail.sh" > "$tmp/log" 2>&1
 }
 fails() { # fails PATTERN [VAR=VALUE...]: mail.sh fails, saying PATTERN
@@ -88,10 +96,19 @@ applies() { # applies DIR: the patches git am to a clean base, giving base + ser
 	return "$rc"
 }
 sums() { (cd "$mail" && md5sum v*/*.eml && git -C tree for-each-ref); }
+identity() { # identity DIR: every patch is from the mailing user and signed off by it
+	local f
+	for f in $(patches "$1"); do
+		grep -qx "From: $ident" "$f" && grep -qx "Signed-off-by: $ident" "$f" &&
+			! grep -q "$SERIES_EMAIL" "$f" || return 1
+	done
+}
 
 printf 'Subject line\n\nA body with a TODO in it.\n' > "$tmp/cover.txt"
 check "placeholders in the cover letter: mail.sh fails" fails placeholders COVER="$tmp/cover.txt"
 check "bad REVISION: mail.sh fails" fails "REVISION must be" REVISION=two
+check "no git identity: mail.sh fails" fails "no git identity" GIT_CONFIG_GLOBAL="$tmp/noident"
+check "placeholder identity: mail.sh fails" fails "is a placeholder" GIT_CONFIG_GLOBAL="$tmp/placeholder"
 check "... and nothing was created" test ! -e "$mail"
 
 must "v1: mail.sh runs" REVISION=1
@@ -100,6 +117,7 @@ check "v1: $n patches + cover letter" count "$v1"
 check "v1: subjects [PATCH ... k/$n]" subjects "$v1" ""
 check "v1: every message has base-commit: $base" has_base "$v1"
 check "v1: every message is To: the list" to_list "$v1"
+check "v1: author and Signed-off-by are the mailing user" identity "$v1"
 check "v1: the patches git am to a fresh base" applies "$v1"
 
 sums > "$tmp/v1.sums"
