@@ -2,7 +2,7 @@
 # machine as root; 'setup' installs what is missing.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help setup tree export kernel kernel-bench test run check-series mail bench report clean
+.PHONY: help setup tree export kernel kernel-bench test kunit check run check-series mail bench report clean
 
 help:
 	@sed -n '/^## Targets/,/^## /{/^make /p}' README.md
@@ -19,6 +19,10 @@ kernel-bench: tree
 	scripts/kernel.sh bench
 test:
 	scripts/test.sh
+kunit: tree
+	scripts/kunit.sh
+check: tree
+	scripts/check.sh
 run:
 	scripts/run.sh
 check-series: tree

@@ -267,7 +267,7 @@ base_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/be
 vm "$series_img" probe || die "the series kernel did not boot (see $BUILD/logs/bench.console.log)"
 series_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/bench.guest.log")
 note "lru_gen/enabled at boot: base $base_caps, series $series_caps"
-[ -n "$base_caps" ] && [ -n "$series_caps" ] || die "no lru_gen/enabled in a kernel"
+{ [ -n "$base_caps" ] && [ -n "$series_caps" ]; } || die "no lru_gen/enabled in a kernel"
 
 # arm_setting ARM: "KERNEL ENABLED", or nothing if the kernel lacks the bit
 arm_setting() {

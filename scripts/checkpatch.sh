@@ -1,13 +1,17 @@
 #!/bin/bash
 # checkpatch.sh [PATCH...]: run checkpatch.pl --strict with codespell on the
-# given patch files (default: series/).  Prints one 'ok'/'not ok' line per
-# patch and exits non-zero if any patch has an error, warning or check.
-set -eu
+# given patch files (default: every series in series/).  Prints KTAP, one
+# test case per patch, and exits non-zero if any patch has an error, warning
+# or check.
+set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 dict=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
 [ -f "$dict" ] || die "codespell dictionary missing: run 'make setup'"
-[ $# -gt 0 ] || set -- $(series_patches)
+if [ $# -eq 0 ]; then
+	# shellcheck disable=SC2046 # patch file names have no spaces
+	set -- $(series_patches)
+fi
 # series/checkpatch-exceptions: 'PATCH-FILE-GLOB TYPE REASON' lines.
 exceptions=$SERIES/checkpatch-exceptions
 ignores() { # ignores PATCH: the --ignore option for that patch, if any
@@ -21,17 +25,21 @@ ignores() { # ignores PATCH: the --ignore option for that patch, if any
 	done < "$exceptions"
 	[ -z "$list" ] || echo "--ignore=$list"
 }
-bad=0
+bad=0 n=0
+echo "KTAP version 1"
+echo "1..$#"
 for p in "$@"; do
+	n=$((n + 1))
+	name=${p#"$SERIES"/}
 	# Debian's python3 has the modules checkpatch's helpers need.
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # ignores prints one option or nothing
 	if out=$(PATH=/usr/bin:$PATH "$TREE/scripts/checkpatch.pl" --strict -q $(ignores "$p") \
 		--codespell --codespellfile="$dict" --no-summary --showfile "$p" 2>&1) &&
 		[ -z "$out" ]; then
-		echo "ok - checkpatch ${p##*/}"
+		echo "ok $n checkpatch $name"
 	else
-		echo "not ok - checkpatch ${p##*/}"
-		echo "$out" | sed 's/^/#   /'
+		printf '# %s\n' "${out//$'\n'/$'\n'# }"
+		echo "not ok $n checkpatch $name"
 		bad=1
 	fi
 done

@@ -29,6 +29,7 @@ make -s -C "$TREE" O="$out" tinyconfig >/dev/null
 make -s -C "$TREE" O="$out" olddefconfig
 
 # Every requested option must be in the final .config as requested.
+# shellcheck disable=SC2086 # $files is a list of paths without spaces
 "$TOP/scripts/check-config.sh" "$out/.config" $files
 
 make -s -C "$TREE" O="$out" -j"$JOBS" bzImage

@@ -22,8 +22,11 @@ fi
 note "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $(echo "$missing" | sed "s/ $BASE_PACKAGE\b//") >/dev/null
+pkgs=()
+for p in $missing; do
+	[ "$p" = "$BASE_PACKAGE" ] || pkgs+=("$p")
+done
+[ ${#pkgs[@]} = 0 ] || apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
 if [ "$src" != "$BASE_VERSION" ]; then
 	if ! apt-get install -y -qq --no-install-recommends "$BASE_PACKAGE=$BASE_VERSION" >/dev/null; then
 		found=$(apt-cache policy "$BASE_PACKAGE" | sed -n 's/ *Candidate: //p')

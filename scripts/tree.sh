@@ -2,7 +2,9 @@
 # Build (or bring up to date) the kernel git tree in $TREE:
 #   commit 1: the pristine Debian source, tag 'import'
 #   commit 2: LOCAL, drops Debian's ignore-everything .gitignore rule, tag 'base'
-#   then series/*.patch applied with git am on branch 'series'.
+#   then each series/N-NAME/ applied with git am on its branch N-NAME,
+#   stacked: the first on 'base', each next one on the previous branch; the
+#   last one is checked out.
 # Both base commits use a fixed identity and date, so 'base' has the same hash
 # on every machine.  Refuses to throw away commits that are not in series/.
 set -euo pipefail
@@ -45,36 +47,58 @@ path, so new files would be invisible to git. Not for upstream."
 }
 
 apply_series() {
-	local p n=0
+	local d p n prev=base name
 	git -C "$TREE" config user.name "$SERIES_NAME"
 	git -C "$TREE" config user.email "$SERIES_EMAIL"
-	for p in $(series_patches); do
-		git -C "$TREE" am -q --keep-cr "$p" ||
-			die "git am failed on ${p##*/} (tree left in 'git am' state)"
-		n=$((n + 1))
+	for d in $(series_dirs); do
+		name=${d##*/}
+		git -C "$TREE" checkout -q -B "$name" "$prev"
+		n=0
+		for p in $(series_patches "$d"); do
+			git -C "$TREE" am -q --keep-cr "$p" ||
+				die "git am failed on $name/${p##*/} (tree left in 'git am' state)"
+			n=$((n + 1))
+		done
+		note "$name: applied $n patches on $prev: $(git -C "$TREE" rev-parse --short HEAD)"
+		prev=$name
 	done
 	git -C "$TREE" tag -f series-applied >/dev/null
-	note "applied $n patches on base: $(git -C "$TREE" rev-parse --short base)..$(git -C "$TREE" rev-parse --short HEAD)"
+}
+
+# up_to_date: every series branch holds exactly the patches of its
+# directory, stacked in order, and the last one is checked out.
+up_to_date() {
+	local d prev=base name
+	for d in $(series_dirs); do
+		name=${d##*/}
+		git rev-parse -q --verify "refs/heads/$name" >/dev/null || return 1
+		git merge-base --is-ancestor "$prev" "$name" || return 1
+		[ "$(git log -p --reverse "$prev..$name" | patch_ids)" = \
+			"$(series_patches "$d" | xargs -r cat | patch_ids)" ] || return 1
+		prev=$name
+	done
+	[ "$(git symbolic-ref -q --short HEAD)" = "$prev" ]
 }
 
 [ -d "$TREE/.git" ] || import_tree
 cd "$TREE"
 git rev-parse -q --verify base >/dev/null || die "$TREE has no 'base' tag: remove it and rerun"
 [ -d .git/rebase-apply ] && die "$TREE is in the middle of 'git am': finish or 'git am --abort'"
+[ -d .git/rebase-merge ] && die "$TREE is in the middle of a rebase: finish or 'git rebase --abort'"
 [ -z "$(git status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes: commit them (then 'make export') or discard them"
 
-tree_ids=$(git log -p --reverse base..HEAD | patch_ids)
-series_ids=$(series_patches | xargs -r cat | patch_ids)
-if [ "$tree_ids" = "$series_ids" ]; then
+if up_to_date; then
 	note "tree is up to date with series/ ($(git rev-list --count base..HEAD) patches)"
 	exit 0
 fi
-# Commits in the tree that series/ does not have would be lost.
+# Commits on any branch (or HEAD) that series/ does not have would be lost.
+tree_ids=$(git log -p HEAD --branches --not base | patch_ids | sort -u)
+series_ids=$(series_patches | xargs -r cat | patch_ids | sort -u)
 lost=$(comm -23 <(echo "$tree_ids") <(echo "$series_ids") | grep -c . || true)
 if [ "$lost" -gt 0 ] && [ "${FORCE:-0}" != 1 ]; then
 	die "$TREE has $lost commit(s) not in series/: run 'make export' first (or FORCE=1 to drop them)"
 fi
 note "re-applying series/ onto base"
-git checkout -q -B series base
+git checkout -q --detach base
 apply_series

@@ -21,7 +21,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kernel=$BUILD/out-test/arch/x86/boot/bzImage
-name=vm timeout_s=1200 mem=2048 zram=0 disk=0 data= files= share=
+name=vm timeout_s=1200 mem=2048 zram=0 disk=0 data='' files='' share=''
 while getopts k:n:t:m:z:d:D:f:s: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
@@ -137,10 +137,11 @@ rm -f "$vm/$name.cpio.gz"
 "$cpio_tool" "$list" > "$initrd"
 
 half=$((mem / 2))
+# shellcheck disable=SC2054 # qemu option values have commas
 qemu=(qemu-system-x86_64 -nodefaults -nographic -no-reboot -machine q35
 	-smp 2,sockets=2,cores=1,threads=1 -m "${mem}M"
-	-object memory-backend-ram,id=m0,size=${half}M -numa node,nodeid=0,cpus=0,memdev=m0
-	-object memory-backend-ram,id=m1,size=${half}M -numa node,nodeid=1,cpus=1,memdev=m1
+	-object "memory-backend-ram,id=m0,size=${half}M" -numa node,nodeid=0,cpus=0,memdev=m0
+	-object "memory-backend-ram,id=m1,size=${half}M" -numa node,nodeid=1,cpus=1,memdev=m1
 	-kernel "$kernel" -initrd "$initrd")
 if [ "$disk" -gt 0 ]; then
 	img=$vm/$name.disk.img
@@ -151,7 +152,7 @@ if [ "$disk" -gt 0 ]; then
 fi
 if [ -n "$data" ]; then
 	qemu+=(-drive "file=$(realpath "$data"),if=none,id=data,format=raw,readonly=on,cache=none,aio=native"
-		-device virtio-blk-pci,drive=data,serial=data)
+		-device "virtio-blk-pci,drive=data,serial=data")
 fi
 if [ -n "$share" ]; then
 	qemu+=(-virtfs "local,path=$(realpath "$share"),mount_tag=host,security_model=none,id=host")
@@ -171,7 +172,7 @@ if [ "$accel" = auto ]; then
 fi
 case $accel in
 kvm) qemu+=(-accel kvm -cpu host) ;;
-tcg) qemu+=(-accel tcg,thread=multi -cpu max) ;;
+tcg) qemu+=(-accel "tcg,thread=multi" -cpu max) ;;
 *) die "VM_ACCEL=$accel: use auto, tcg or kvm" ;;
 esac
 

@@ -1,8 +1,13 @@
 #!/bin/bash
 # Host test of lab/host/bound (the offline MIN / static / LRU miss counts)
 # and lab/host/trace.sh (the fio request stream without I/O).
-set -eu
+set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../scripts/lib.sh
+. "$top/scripts/lib.sh"
+# shellcheck source=/dev/null # from the kernel tree
+. "$TREE/tools/testing/selftests/kselftest/ktap_helpers.sh"
+ktap_print_header
 data=$top/tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -10,8 +15,20 @@ bound=$tmp/bound
 cc -O2 -Wall -Wextra -Werror -o "$bound" "$top/lab/host/bound.c"
 
 fails=0
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; fails=$((fails + 1)); }
+# KTAP results, one line each: details of a failure go into diagnostics.
+# ktap_helpers.sh echoes unquoted, hence set -f around it.
+ok() {
+	set -f
+	ktap_test_pass "$(echo "$*" | head -1)"
+	set +f
+}
+notok() {
+	while IFS= read -r line; do echo "# $line"; done <<< "$*"
+	set -f
+	ktap_test_fail "$(echo "$*" | head -1 | cut -c1-120)"
+	set +f
+	fails=$((fails + 1))
+}
 
 # check NAME EXPECTED ARGS...: bound's JSON has every "key":value of EXPECTED
 check() {
@@ -202,7 +219,8 @@ if out=$("$bound" -w 200000 "$tmp/big" 100000 2>&1) &&
 	/usr/bin/python3 -c 'import json, sys; b = json.loads(sys.argv[1])
 sys.exit(not (b["requests"] == 800000 and b["pages"] > 800000 and
 	b["min_misses"] <= b["static_misses"] and b["min_misses"] <= b["lru_misses"]))' "$out"; then
-	ok "1e6 requests, $(echo "$out" | sed 's/.*"pages":\([0-9]*\).*/\1/') pages: $(($(date +%s) - start)) s"
+	pages=${out#*\"pages\":}
+	ok "1e6 requests, ${pages%%[!0-9]*} pages: $(($(date +%s) - start)) s"
 else
 	notok "1e6 requests: $out"
 fi
@@ -242,5 +260,5 @@ else
 	notok "trace.sh: missing job file gave exit 0 or wrote $tmp/x.iolog"
 fi
 
-[ "$fails" = 0 ] && echo "# all passed" || echo "# $fails failed"
+ktap_print_totals
 [ "$fails" = 0 ]

@@ -3,8 +3,13 @@
 # tests/data/results.jsonl (made-up numbers, run_id "fixture") gives the
 # expected medians, ranges, ratios, bounds and flags, and the plots;
 # malformed input fails with exit status 2 and writes nothing.
-set -eu
+set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../scripts/lib.sh
+. "$top/scripts/lib.sh"
+# shellcheck source=/dev/null # from the kernel tree
+. "$TREE/tools/testing/selftests/kselftest/ktap_helpers.sh"
+ktap_print_header
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The fixture, with the job file's data path pointing into $tmp (the trace
@@ -18,8 +23,20 @@ unset RUN_ID
 report=$BUILD/bench/report.md
 
 fails=0
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; fails=$((fails + 1)); }
+# KTAP results, one line each: details of a failure go into diagnostics.
+# ktap_helpers.sh echoes unquoted, hence set -f around it.
+ok() {
+	set -f
+	ktap_test_pass "$(echo "$*" | head -1)"
+	set +f
+}
+notok() {
+	while IFS= read -r line; do echo "# $line"; done <<< "$*"
+	set -f
+	ktap_test_fail "$(echo "$*" | head -1 | cut -c1-120)"
+	set +f
+	fails=$((fails + 1))
+}
 has() { # has NAME LINE: report.md has this exact line
 	if grep -qxF -- "$2" "$report"; then ok "$1"; else notok "$1: no line '$2'"; fi
 }
@@ -80,7 +97,7 @@ if [ "$(ls "$BUILD/bench/plots")" = "$want" ] &&
 	for p in $plots; do grep -q '<svg' "$BUILD/bench/plots/$p.svg" || exit 1; done; then
 	ok "plots: one bar chart per workload, one miss-ratio chart per zipf/uniform cell"
 else
-	notok "plots: $(ls "$BUILD/bench/plots" | xargs)"
+	notok "plots: $(find "$BUILD/bench/plots" -mindepth 1 -printf '%f ')"
 fi
 if grep -q 'MIN' "$BUILD/bench/plots/zipf_file_mib1_ios5_memcg_mib1_theta0.8-miss_ratio.svg"; then
 	ok "plots: the miss-ratio chart has the bound lines"
@@ -130,18 +147,18 @@ $(rec '')"
 bad "no records" ""
 rc=0
 RUN_ID=nosuchrun "$top/scripts/report.sh" "$data/results.jsonl" > /dev/null 2>&1 || rc=$?
-[ "$rc" = 2 ] && ok "RUN_ID of no record: exit 2" || notok "RUN_ID of no record: exit $rc"
+if [ "$rc" = 2 ]; then ok "RUN_ID of no record: exit 2"; else notok "RUN_ID of no record: exit $rc"; fi
 rc=0
 "$top/scripts/report.sh" "$tmp/nonexistent.jsonl" > /dev/null 2>&1 || rc=$?
-[ "$rc" = 2 ] && ok "no results file: exit 2" || notok "no results file: exit $rc"
+if [ "$rc" = 2 ]; then ok "no results file: exit 2"; else notok "no results file: exit $rc"; fi
 rc=0
 printf '{"workload":\n' > "$tmp/bad.jsonl"
 BUILD=$tmp/fresh "$top/scripts/report.sh" "$tmp/bad.jsonl" > /dev/null 2>&1 || rc=$?
 if [ "$rc" = 2 ] && [ ! -e "$tmp/fresh/bench" ]; then
 	ok "malformed input in a fresh BUILD: no bench/ directory created"
 else
-	notok "malformed input in a fresh BUILD: exit $rc, $(ls "$tmp/fresh" 2>&1 | xargs)"
+	notok "malformed input in a fresh BUILD: exit $rc, $(find "$tmp/fresh" -maxdepth 1 -printf '%f ' 2>&1)"
 fi
 
-[ "$fails" = 0 ] && echo "# all passed" || echo "# $fails failed"
+ktap_print_totals
 [ "$fails" = 0 ]

@@ -32,7 +32,7 @@ for s in "$@"; do sections+=("--section=$s"); done
 fio --ioengine=null --write_iolog="$tmp/iolog" \
 	${sections[@]+"${sections[@]}"} "$tmp/job.fio" > "$tmp/fio.log" 2>&1 ||
 	{ cat "$tmp/fio.log" >&2; die "fio failed on '$job'"; }
-[ -f "$tmp/iolog" ] && grep -qE ' (read|write) ' "$tmp/iolog" ||
+{ [ -f "$tmp/iolog" ] && grep -qE ' (read|write) ' "$tmp/iolog"; } ||
 	die "fio issued no request for '$job'"
 counts=$(awk '/^fio version/ { n++ } / (read|write) / { c[n]++ }
 	END { for (i = 1; i <= n; i++) printf " %d", c[i] }' "$tmp/iolog")
