@@ -16,9 +16,10 @@
 #   anon: anon_mib hot_mib hot_pct ops      fgcost: ops
 #   aging: sparse_gib thp (0 or 1) hot_mib passes
 set -eu
-enabled=/sys/kernel/mm/lru_gen/enabled
+query=/guest/lru_gen_query
 data=/mnt/data
-cg=/sys/fs/cgroup/bench
+# the memcg of the cell (enter_memcg), also for the "snap" runs fio starts
+cg=${BENCH_CG:-}
 fio="/guest/lib/ld-linux-x86-64.so.2 --library-path /guest/lib /guest/fio"
 # scratch files of this boot (tmpfs), shared with the "snap" runs fio starts
 work=${BENCH_WORK:-$(mktemp -d)}
@@ -39,7 +40,7 @@ if [ "${1:-}" = snap ]; then
 fi
 
 if [ "${1:-}" = probe ]; then
-	echo "### BENCH-PROBE enabled=$(cat $enabled) release=$(uname -r)"
+	echo "### BENCH-PROBE enabled=$($query caps) release=$(uname -r)"
 	exit 0
 fi
 
@@ -59,20 +60,18 @@ done
 
 # The arm: set the caps first, and insist on reading them back.
 if [ "$want" != default ]; then
-	echo "$want" > $enabled 2>/dev/null || fail "lru_gen/enabled rejects $want"
-	[ $(($(cat $enabled))) = $((want)) ] ||
-		fail "lru_gen/enabled reads $(cat $enabled) after writing $want"
+	$query set-caps "$want" || fail "lru_gen/enabled does not take $want"
 fi
-caps=$(cat $enabled)
+caps=$($query caps)
 echo "kernel $(uname -r), lru_gen/enabled $caps, data disk ${DATA_DEV:-none}"
 
-# enter_memcg MIB SWAP: move this shell into a fresh memcg of MIB MiB
+# enter_memcg MIB SWAP: move this shell into a fresh memcg of MIB MiB, of a
+# unique name (lru_gen lists dying memcgs too)
 enter_memcg() {
-	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-	mkdir -p "$cg"
+	cg=$($query memcg-create bench $$) || fail "cannot create a memcg"
+	export BENCH_CG="$cg"
 	echo $(($1 << 20)) > "$cg/memory.max"
 	echo "$2" > "$cg/memory.swap.max"
-	echo $$ > "$cg/cgroup.procs"
 }
 
 snap() { awk -v k="$2" '$1 == k { print $2 }' "$work/snap.$1"; } # snap pre|post KEY

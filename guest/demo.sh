@@ -1,11 +1,12 @@
 #!/bin/sh
 # Guest side of 'make run': show the multi-gen LRU of the patched kernel at
 # work.  Reads the runtime switches, runs a small file workload in a memcg
-# and prints the lru_gen debugfs of that memcg before and after.
+# and prints the lru_gen debugfs of that memcg before and after.  The caps,
+# the memcg and the aging go through /guest/lru_gen_query (lab/).
 set -eu
 enabled=/sys/kernel/mm/lru_gen/enabled
 dbg=/sys/kernel/debug/lru_gen
-cg=/sys/fs/cgroup/demo
+query=/guest/lru_gen_query
 # block MEMCG_ID FILE: that memcg's part of an lru_gen file
 block() {
 	awk -v id="$1" '$1 == "memcg" { p = ($2 == id) } p' "$2"
@@ -14,30 +15,28 @@ section() { printf '\n---- %s\n' "$*"; }
 
 section "kernel"
 uname -r
-cat /sys/devices/system/node/online | sed 's/^/NUMA nodes online: /'
-section "runtime switches: $enabled = $(cat $enabled)"
-caps=$(cat $enabled)
+sed 's/^/NUMA nodes online: /' /sys/devices/system/node/online
+caps=$($query caps)
+section "runtime switches: $enabled = $caps"
 for bit in 0x0001:"multi-gen LRU core" 0x0002:"page table walks for aging" \
 	0x0004:"clear accessed bits in non-leaf PMDs" 0x0008:"PUD-level Bloom filter" \
 	0x0010:"frequency-guided promotion"; do
 	b=${bit%%:*}
 	if [ $((caps & b)) != 0 ]; then
 		s=on
-	elif echo $((caps | b)) > $enabled 2>/dev/null; then
+	elif $query has-cap "$b"; then
 		s=off
-		echo "$caps" > $enabled
 	else
 		s="not in this kernel"
 	fi
 	printf '  %s  %-40s %s\n' "$b" "${bit#*:}" "$s"
 done
 
-echo "+memory" > /sys/fs/cgroup/cgroup.subtree_control
-mkdir -p $cg
-echo 64M > $cg/memory.max
-echo $$ > $cg/cgroup.procs
-id=$(awk -v p=/demo '$1 == "memcg" && $3 == p { print $2 }' $dbg)
-section "memcg /demo (id $id, memory.max 64 MiB): lru_gen before the workload"
+# a memcg of a unique name (lru_gen lists dying memcgs too), with this shell
+cg=$($query memcg-create demo $$)
+echo 64M > "$cg/memory.max"
+id=$($query memcg-id "/${cg##*/}")
+section "memcg /${cg##*/} (id $id, memory.max 64 MiB): lru_gen before the workload"
 block "$id" $dbg
 
 # A 96 MiB file (more than the limit) written, read twice, and a 16 MiB
@@ -47,19 +46,18 @@ dd if=/dev/zero of=cold bs=1M count=96 2>/dev/null
 dd if=/dev/zero of=hot bs=1M count=16 2>/dev/null
 sync
 echo 1 > /proc/sys/vm/drop_caches
-for round in 1 2; do
-	for i in 1 2 3 4; do cat hot > /dev/null; done
+for _ in 1 2; do
+	for _ in 1 2 3 4; do cat hot > /dev/null; done
 	cat cold > /dev/null
 done
-max=$(block "$id" $dbg | awk '$1 == "node" { n = $2 } n == 0 && NF >= 4 { s = $1 } END { print s }')
-echo "+ $id 0 $max 1 0" > $dbg 2>/dev/null || true
+$query age "$id" 0 > /dev/null || echo "(aging node 0 failed)"
 
 section "lru_gen after the workload (one more aging step on node 0)"
 block "$id" $dbg
 section "lru_gen_full after the workload, node 0 (tiers and page-table walk counters)"
 block "$id" ${dbg}_full | awk '$1 == "node" { n = $2 } n == 0'
-section "memory.stat of /demo"
-grep -E '^(file|workingset_refault_file|workingset_activate_file|active_file|inactive_file|pgscan|pgsteal) ' $cg/memory.stat
+section "memory.stat of /${cg##*/}"
+grep -E '^(file|workingset_refault_file|workingset_activate_file|active_file|inactive_file|pgscan|pgsteal) ' "$cg/memory.stat"
 
 # Page-table aging of a node that holds none of a process's memory: a
 # process bound to node 0 with 8 GiB of sparse mappings, aged on node 1.

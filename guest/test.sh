@@ -5,7 +5,6 @@
 # kunit.py parse (scripts/ktap.py).
 set -u
 rc=0
-export PATH="/guest/bin:$PATH"
 echo "### SECTION smoke"
 sh /guest/smoke.sh || rc=1
 echo "### SECTION end"

@@ -13,6 +13,7 @@
  * of the aging command) and the per-pass deltas of the walk counters.
  */
 #include <stdint.h>
+#include <linux/mempolicy.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include "lrugen.h"
@@ -20,7 +21,37 @@
 #define PUD_SIZE	(1UL << 30)
 #define PMD_SIZE	(1UL << 21)
 #define THP_STRIDE	(64UL << 20)
-#define MPOL_BIND	2
+
+/* The counters of one node of the memcg, as the JSON fields want them. */
+struct counters {
+	long leaf, young, pmd_tested, pud_skipped, walks, empty_walks;
+};
+
+static void read_counters(int id, int nid, struct counters *c)
+{
+	struct lru_gen_lruvec lv;
+	int err = lru_gen_read_lruvec(id, nid, &lv);
+
+	if (err)
+		die("memcg %d node %d in " LRU_GEN_FULL_PATH ": %s", id, nid, strerror(-err));
+	c->leaf = lv.has_mm_stats ? (long)lv.mm_stats[0] : -1;
+	c->young = lv.has_mm_stats ? (long)lv.mm_stats[1] : -1;
+	c->pmd_tested = lruvec_named(&lv, "pmd_tested");
+	c->pud_skipped = lruvec_named(&lv, "pud_skipped");
+	c->walks = lruvec_named(&lv, "walks");
+	c->empty_walks = lruvec_named(&lv, "empty_walks");
+}
+
+/* One aging step without force_scan (room made first); *us: its write(2). */
+static void age_once(int id, int nid, double *us)
+{
+	struct lru_gen_step step;
+	int err = lru_gen_age_step(id, nid, true, false, &step);
+
+	if (err)
+		die("aging node %d: %s", nid, strerror(-err));
+	*us = step.us;
+}
 
 static void usage(void)
 {
@@ -45,8 +76,9 @@ static void touch(char *p, size_t len, size_t stride)
 int main(int argc, char **argv)
 {
 	long sparse_gib = 64, hot_mib = 64, passes = 100, reps = 3, bind = 0, age = 1;
-	unsigned int caps[8];
+	unsigned int caps[8], orig, val;
 	int ncaps = 0, opt, id, err, thp = 0;
+	struct lru_gen_memcg cg;
 	char *caps_arg = NULL;
 
 	while ((opt = getopt(argc, argv, "ts:H:p:r:b:a:e:")) != -1) {
@@ -70,18 +102,22 @@ int main(int argc, char **argv)
 		caps[ncaps++] = num(tok, 0, 0xffff, "-e value");
 	}
 
-	unsigned int orig = lru_gen_caps();
-
+	if (lru_gen_read_caps(&orig))
+		die("cannot read " LRU_GEN_ENABLED_PATH);
 	for (int i = 0; i < ncaps; i++) {
-		if (set_lru_gen_caps(caps[i]) || lru_gen_caps() != caps[i])
+		if (lru_gen_write_caps(caps[i]) || lru_gen_read_caps(&val) || val != caps[i])
 			die("this kernel does not accept lru_gen/enabled=0x%04x", caps[i]);
 	}
-	set_lru_gen_caps(orig);
+	lru_gen_write_caps(orig);
 
-	join_cgroup("aging_cost");
-	id = memcg_id("aging_cost");
-	if (id < 0)
-		die("memcg of /aging_cost not in " LRU_GEN_DEBUGFS);
+	err = lru_gen_memcg_create(&cg, "aging_cost");
+	if (!err)
+		err = lru_gen_memcg_join(&cg, 0);
+	if (!err)
+		err = lru_gen_memcg_id(&cg);
+	if (err)
+		die("a memcg of our own: %s", strerror(-err));
+	id = cg.id;
 
 	unsigned long mask = 1UL << bind;
 
@@ -111,26 +147,22 @@ int main(int argc, char **argv)
 
 	for (int rep = 0; rep < reps; rep++) {
 		for (int c = 0; c < ncaps; c++) {
-			struct lru_gen_node a, b;
+			struct counters a, b;
 			double us, total = 0;
 
-			set_lru_gen_caps(caps[c]);
+			lru_gen_write_caps(caps[c]);
 			/* one untimed pass to settle the filters in this mode */
 			touch(base, hot_mib << 20, 4096);
 			usleep(1000);
-			err = age_once(id, age, &us);
-			if (err)
-				die("aging node %ld: %s", age, strerror(-err));
-			read_lru_gen_node(id, age, &a);
+			age_once(id, age, &us);
+			read_counters(id, age, &a);
 			for (long i = 0; i < passes; i++) {
 				touch(base, hot_mib << 20, 4096);
 				usleep(1000);	/* let the mm be used again */
-				err = age_once(id, age, &t[i]);
-				if (err)
-					die("aging node %ld: %s", age, strerror(-err));
+				age_once(id, age, &t[i]);
 				total += t[i];
 			}
-			read_lru_gen_node(id, age, &b);
+			read_counters(id, age, &b);
 			qsort(t, passes, sizeof(*t), cmp_double);
 #define PER_PASS(f) (a.f < 0 ? -1.0 : (double)(b.f - a.f) / passes)
 			printf("{\"workload\":\"aging_cost\",\"enabled\":\"0x%04x\",\"rep\":%d,"
@@ -146,6 +178,8 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 	}
-	set_lru_gen_caps(orig);
+	lru_gen_write_caps(orig);
+	munmap(raw, len + PUD_SIZE);
+	lru_gen_memcg_destroy(&cg);
 	return 0;
 }

@@ -165,7 +165,7 @@ for d in $(series_dirs); do
 			TREE=$wt O=$BUILD/out-check-alone "$TOP/scripts/kernel.sh" test &&
 				TREE=$wt HDR="$BUILD/out-check-alone/usr/include" KSELFTEST_OUT="$BUILD/kselftest-check" \
 					"$TOP/scripts/selftests.sh" "$BUILD/guest-check/mm" &&
-				"$TOP/scripts/lab-build.sh" "$BUILD/guest-check/bin" &&
+				"$TOP/scripts/lab-build.sh" "$BUILD/guest-check" &&
 				cp "$TOP/guest/smoke.sh" "$wt/tools/testing/selftests/kselftest/ktap_helpers.sh" \
 					"$BUILD/guest-check/"
 		} > "$logs/alone-$name.log" 2>&1 || r=1

@@ -1,11 +1,18 @@
 #!/bin/bash
-# lab-build.sh OUTDIR: build the lab workloads (lab/*.c) as static binaries.
-set -eu
+# lab-build.sh OUTDIR: build the lab workloads (lab/*.c) as static binaries,
+# each linked with the multi-gen LRU helpers of the kselftests,
+# $TREE/tools/testing/selftests/mm/lru_gen_util.c.
+set -euo pipefail
+# shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
+[ $# = 1 ] || die "usage: lab-build.sh OUTDIR"
 out=$1
+util=$TREE/tools/testing/selftests/mm/lru_gen_util.c
+[ -f "$util" ] || die "no $util: the tree lacks the series' selftest helpers"
 mkdir -p "$out"
 for src in "$TOP"/lab/*.c; do
 	bin=$out/$(basename "$src" .c)
-	[ "$bin" -nt "$src" ] && [ "$bin" -nt "$TOP/lab/lrugen.h" ] && continue
-	cc -static -O2 -Wall -Wextra -Werror -o "$bin" "$src"
+	[ "$bin" -nt "$src" ] && [ "$bin" -nt "$TOP/lab/lrugen.h" ] &&
+		[ "$bin" -nt "$util" ] && [ "$bin" -nt "${util%.c}.h" ] && continue
+	cc -static -O2 -Wall -Wextra -Werror -I "$(dirname "$util")" -o "$bin" "$src" "$util"
 done

@@ -10,7 +10,7 @@ set -euo pipefail
 
 [ $# = 1 ] || die "usage: selftests.sh OUTDIR"
 out=$(realpath -m "$1")
-hdr=${HDR:-$BUILD/out-test/usr/include}
+hdr=$(realpath -m "${HDR:-$BUILD/out-test/usr/include}")
 kst=${KSELFTEST_OUT:-$BUILD/kselftest}
 [ -d "$hdr" ] || die "no kernel headers at $hdr: run 'make kernel'"
 rm -rf "$out"

@@ -32,7 +32,7 @@ phase kernel
 phase selftests
 guestdir=$BUILD/guest-test
 "$TOP/scripts/selftests.sh" "$guestdir/mm"
-"$TOP/scripts/lab-build.sh" "$guestdir/bin"
+"$TOP/scripts/lab-build.sh" "$guestdir"
 cp "$TOP/guest/smoke.sh" "$TREE/tools/testing/selftests/kselftest/ktap_helpers.sh" "$guestdir/"
 
 phase vm
