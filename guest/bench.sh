@@ -14,6 +14,7 @@
 #   zipf, uniform: job (file name in /guest/jobs)
 #   hotstream: k        idle: rounds passes stream_mib
 #   anon: anon_mib hot_mib hot_pct ops      fgcost: ops
+#   fgswitch: ops rounds                     jumps: k
 #   aging: sparse_gib thp (0 or 1) hot_mib passes
 set -eu
 query=/guest/lru_gen_query
@@ -52,7 +53,7 @@ shift 3
 for kv; do
 	key=${kv%%=*}
 	case $key in
-	memcg | job | k | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | sparse_gib)
+	memcg | job | k | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | sparse_gib | thp)
 		eval "p_$key=\${kv#*=}" ;;
 	*) fail "unknown parameter '$kv'" ;;
 	esac
@@ -125,6 +126,67 @@ idle)
 fgcost)
 	enter_memcg "$p_memcg" 0
 	record "$(/guest/hotstream fit -H $data/hot.bin -n "$p_ops")" ;;
+fgswitch)
+	# ops/s with bit 0x0010 on and off, alternating inside this boot, by one
+	# reader and by two readers of the same hot file at once
+	enter_memcg "$p_memcg" 0
+	on=$((caps | 0x10)) off=$((caps & ~0x10))
+	fit() { /guest/hotstream fit -H $data/hot.bin -n "$p_ops" | sed 's/.*"ops_per_s":\([0-9.]*\).*/\1/'; }
+	fit2() { fit > "$work/fit.a" & fit > "$work/fit.b"; wait; awk '{ s += $1 } END { print s }' "$work/fit.a" "$work/fit.b"; }
+	: > "$work/switch"
+	for _ in $(seq 1 "$p_rounds"); do
+		for r in 1 2; do
+			$query set-caps $on || fail "cannot set 0x10"
+			if [ $r = 1 ]; then a=$(fit); else a=$(fit2); fi
+			$query set-caps $off || fail "cannot clear 0x10"
+			if [ $r = 1 ]; then b=$(fit); else b=$(fit2); fi
+			echo "$r $a $b" >> "$work/switch"
+		done
+	done
+	$query set-caps "$caps"
+	cat "$work/switch"
+	record "$(sort -n -k1 "$work/switch" | awk '
+		function median(a, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		{ n[$1]++; on[$1, n[$1]] = $2; off[$1, n[$1]] = $3; q[$1, n[$1]] = $2 / $3 }
+		END {
+			for (r = 1; r <= 2; r++) {
+				lo = 1e9; hi = 0
+				for (i = 1; i <= n[r]; i++) { x[i] = q[r, i]; lo = x[i] < lo ? x[i] : lo; hi = x[i] > hi ? x[i] : hi }
+				m = median(x, n[r])
+				for (i = 1; i <= n[r]; i++) x[i] = on[r, i]
+				mon = median(x, n[r])
+				for (i = 1; i <= n[r]; i++) x[i] = off[r, i]
+				moff = median(x, n[r])
+				printf "%s\"readers%d_on_off_ratio\":%.4f,\"readers%d_ratio_min\":%.4f,\"readers%d_ratio_max\":%.4f,\"readers%d_on_ops_per_s\":%.1f,\"readers%d_off_ops_per_s\":%.1f", r == 1 ? "{" : ",", r, m, r, lo, r, hi, r, mon, r, moff
+			}
+			printf ",\"rounds\":%d}\n", n[1]
+		}')" ;;
+jumps)
+	# active_file before and after each of 12 forced aging steps while the
+	# hot set is read under a stream: the largest move across one step, as
+	# a fraction of the memcg's file LRU pages
+	enter_memcg "$p_memcg" 0
+	/guest/hotstream mix -H $data/hot.bin -s $data/stream -k "$p_k" -d "$DATA_DEV" > "$work/mix" &
+	mix=$!
+	id=$($query memcg-id "${cg#/sys/fs/cgroup}")
+	stat() { awk '$1 == "active_file" { a = $2 } $1 == "inactive_file" { i = $2 } END { print a / 4096, (a + i) / 4096 }' "$cg/memory.stat"; }
+	: > "$work/jumps"
+	sleep 2
+	for _ in $(seq 1 12); do
+		kill -0 $mix 2> /dev/null || break
+		before=$(stat)
+		$query age "$id" 0 --force > /dev/null 2>&1 || true
+		$query age "$id" 1 --force > /dev/null 2>&1 || true
+		echo "${before%% *} $(stat)" >> "$work/jumps"
+		sleep 1
+	done
+	wait $mix || true
+	cat "$work/jumps"
+	record "$(awk '{ d = $2 - $1; if (d < 0) d = -d; f = $3 ? d / $3 : 0; if (f > max) max = f; s += f; n++ }
+		END { printf "{\"steps\":%d,\"active_file_max_jump\":%.4f,\"active_file_mean_jump\":%.4f}\n", n, max, n ? s / n : 0 }' "$work/jumps")" ;;
 anon)
 	grep -q zram /proc/swaps || fail "no zram swap"
 	enter_memcg "$p_memcg" max

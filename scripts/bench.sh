@@ -26,6 +26,10 @@
 #             sparse small pages and sparse THPs
 #             (mglru series pud-off)
 #   fgcost    random reads of a hot file that fits: ops/s (mglru series fg-off)
+#   fgswitch  the same inside one boot, by 1 and by 2 readers of the file,
+#             with bit 0x0010 switched on and off 20 times (series)
+#   jumps     hotstream at K=4 with forced aging steps: how much active_file
+#             of memory.stat moves across one step (mglru series)
 #
 # Environment (all optional):
 #   WORKLOADS  subset of the list above (default: all)
@@ -43,7 +47,7 @@
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL_WORKLOADS="zipf uniform hotstream idle anon aging fgcost"
+ALL_WORKLOADS="zipf uniform hotstream idle anon aging fgcost fgswitch jumps"
 ALL_ARMS="classic mglru series fg-off pud-off"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
@@ -201,6 +205,10 @@ for w in $WORKLOADS; do
 		groups+=("aging|{\"sparse_gib\":$((aging_sparse / 4)),\"thp\":1,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$((aging_sparse / 4)) thp=1 hot_mib=64 passes=$aging_passes") ;;
 	fgcost)
 		groups+=("fgcost|{\"hot_mib\":$HOT_MIB,\"ops\":$fit_ops,\"memcg_mib\":$MEMCG_MIB}||mglru series fg-off|ops=$fit_ops memcg=$MEMCG_MIB") ;;
+	fgswitch)
+		groups+=("fgswitch|{\"hot_mib\":$HOT_MIB,\"ops\":$((fit_ops / 4)),\"rounds\":20,\"memcg_mib\":$MEMCG_MIB}||series|ops=$((fit_ops / 4)) rounds=20 memcg=$MEMCG_MIB") ;;
+	jumps)
+		groups+=("jumps|{\"k\":4,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||mglru series|k=4 memcg=$MEMCG_MIB") ;;
 	esac
 done
 
