@@ -30,6 +30,9 @@ echo "KTAP version 1"
 echo "1..$#"
 for p in "$@"; do
 	n=$((n + 1))
+	# An absolute path: given a path that git ls-files lists, checkpatch
+	# reads the patch as a source file.
+	p=$(realpath "$p")
 	name=${p#"$SERIES"/}
 	# Debian's python3 has the modules checkpatch's helpers need.
 	# shellcheck disable=SC2046 # ignores prints one option or nothing
