@@ -2,7 +2,7 @@
 # machine as root; 'setup' installs what is missing.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help setup tree export kernel kernel-bench test kunit check run check-series mail bench report clean
+.PHONY: help setup tree export kernel kernel-bench test kunit check stress run check-series mail bench report clean
 
 help:
 	@sed -n '/^## Targets/,/^## /{/^make /p}' README.md
@@ -23,6 +23,8 @@ kunit: tree
 	scripts/kunit.sh
 check: tree
 	scripts/check.sh
+stress: tree
+	scripts/stress.sh
 run:
 	scripts/run.sh
 check-series: tree

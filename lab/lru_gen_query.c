@@ -20,6 +20,8 @@
  *                                       gets in the way (room made first without
  *                                       --force); print the new max_seq
  *   lru_gen_query named ID NID NAME     a name=value counter of lru_gen_full
+ *   lru_gen_query sizes ID              the pages of memcg ID in its generations,
+ *                                       anon and file, all nodes: "ANON FILE"
  *
  * Errors go to stderr with exit status 2 (1 is "no" for has-cap).
  */
@@ -32,7 +34,7 @@ static void usage(void)
 		"       lru_gen_query memcg-create PREFIX [PID] | memcg-id NAME | nodes ID\n"
 		"       lru_gen_query min-seq ID NID | max-seq ID NID\n"
 		"       lru_gen_query age ID NID [--force] [--no-swap]\n"
-		"       lru_gen_query named ID NID NAME\n");
+		"       lru_gen_query named ID NID NAME | sizes ID\n");
 	exit(2);
 }
 
@@ -116,6 +118,22 @@ int main(int argc, char **argv)
 				  num(argv[3], 0, LRU_GEN_MAX_NODES - 1, "NID"),
 				  can_swap, force, &v), "aging");
 		printf("%lu\n", v);
+	} else if (!strcmp(argv[1], "sizes") && argc == 3) {
+		long sizes[2] = { 0, 0 };
+		int id = num(argv[2], 0, 65535, "ID"), j;
+
+		n = lru_gen_nodes(id, nids, LRU_GEN_MAX_NODES);
+		if (n < 0)
+			check(n, "reading " LRU_GEN_PATH);
+		for (i = 0; i < n; i++) {
+			check(lru_gen_read_lruvec(id, nids[i], &lv), "reading the lruvec");
+			/* every generation index: one out of use must be empty too */
+			for (j = 0; j < lv.nr_gens; j++) {
+				sizes[0] += lv.gens[j].nr_pages[0];
+				sizes[1] += lv.gens[j].nr_pages[1];
+			}
+		}
+		printf("%ld %ld\n", sizes[0], sizes[1]);
 	} else if (!strcmp(argv[1], "named") && argc == 5) {
 		lruvec(argc, argv, &lv);
 		check(lru_gen_named_value(&lv, argv[4], &v), argv[4]);

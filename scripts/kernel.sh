@@ -2,6 +2,7 @@
 # Configure and build a kernel from $TREE.
 #   scripts/kernel.sh test    tinyconfig + base + debug fragments (KUnit, lockdep)
 #   scripts/kernel.sh bench   tinyconfig + base + bench fragments (no debug)
+#   scripts/kernel.sh stress  tinyconfig + base + debug + stress (KASAN, ...)
 # Output goes to $BUILD/out-<variant> (O=... overrides); the bzImage path is
 # printed last.  Fails if any option of the fragments did not survive
 # olddefconfig.
@@ -12,7 +13,8 @@ variant=${1:-test}
 case $variant in
 test) frags="base debug" ;;
 bench) frags="base bench" ;;
-*) die "unknown variant '$variant' (test or bench)" ;;
+stress) frags="base debug stress" ;;
+*) die "unknown variant '$variant' (test, bench or stress)" ;;
 esac
 out=$(realpath -m "${O:-$BUILD/out-$variant}")
 [ -e "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"

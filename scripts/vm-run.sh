@@ -1,6 +1,7 @@
 #!/bin/bash
 # vm-run.sh [-k BZIMAGE] [-n NAME] [-t SECONDS] [-m MIB] [-z ZRAM_MIB]
-#           [-d DISK_MIB] [-D IMAGE] [-f DIR] [-s SHARE_DIR] GUEST_SCRIPT [ARGS...]
+#           [-d DISK_MIB] [-D IMAGE] [-f DIR] [-s SHARE_DIR] [-a CMDLINE]
+#           GUEST_SCRIPT [ARGS...]
 #
 # Boot BZIMAGE in qemu (2 vCPUs, 2 NUMA nodes) with a busybox initramfs,
 # run GUEST_SCRIPT (busybox sh, or bash via its #! line) and exit with its
@@ -12,6 +13,7 @@
 #       $DATA_DEV for the guest script
 #   -s  host directory shared over 9p at /mnt/host
 #   -t  timeout (default 1200 s)    -m  guest memory, split over 2 nodes
+#   -a  more kernel command line, e.g., debug_pagealloc=on
 # The kernel console goes to $BUILD/logs/NAME.console.log, the guest script's
 # output (second serial port) to stdout and $BUILD/logs/NAME.guest.log.
 # The run fails on timeout, on a missing exit marker, and on any kernel
@@ -21,8 +23,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kernel=$BUILD/out-test/arch/x86/boot/bzImage
-name=vm timeout_s=1200 mem=2048 zram=0 disk=0 data='' files='' share=''
-while getopts k:n:t:m:z:d:D:f:s: opt; do
+name=vm timeout_s=1200 mem=2048 zram=0 disk=0 data='' files='' share='' extra=''
+while getopts k:n:t:m:z:d:D:f:s:a: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	n) name=$OPTARG ;;
@@ -33,6 +35,7 @@ while getopts k:n:t:m:z:d:D:f:s: opt; do
 	D) data=$OPTARG ;;
 	f) files=$OPTARG ;;
 	s) share=$OPTARG ;;
+	a) extra=$OPTARG ;;
 	*) die "bad option (see the header of $0)" ;;
 	esac
 done
@@ -157,7 +160,7 @@ fi
 if [ -n "$share" ]; then
 	qemu+=(-virtfs "local,path=$(realpath "$share"),mount_tag=host,security_model=none,id=host")
 fi
-append="console=ttyS0 panic=-1 kunit_shutdown=none"
+append="console=ttyS0 panic=-1 kunit_shutdown=none${extra:+ $extra}"
 
 # KVM only when the CPU advertises it and a short probe boot completes.
 accel=${VM_ACCEL:-auto}
@@ -189,7 +192,7 @@ note "$name: qemu exited with $qrc after $(($(date +%s) - start)) s"
 
 fail=0
 [ "$qrc" = 124 ] && { echo "vm-run: TIMEOUT after $timeout_s s" >&2; fail=1; }
-if splat=$(grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection|KASAN|UBSAN|possible circular locking|lockdep is turned off|DEBUG_LOCKS_WARN_ON|possible recursive locking|inconsistent lock state|suspicious RCU usage|rcu_.* detected stall|rcu: INFO|hung_task|soft lockup|hard LOCKUP' "$console"); then
+if splat=$(grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection|KASAN|UBSAN|list_add corruption|list_del corruption|Bad page|possible circular locking|lockdep is turned off|DEBUG_LOCKS_WARN_ON|possible recursive locking|inconsistent lock state|suspicious RCU usage|rcu_.* detected stall|rcu: INFO|hung_task|soft lockup|hard LOCKUP' "$console"); then
 	echo "vm-run: kernel log has splats:" >&2
 	echo "$splat" | head -20 >&2
 	fail=1
