@@ -133,13 +133,14 @@ fgswitch)
 	on=$((caps | 0x10)) off=$((caps & ~0x10))
 	fit() { /guest/hotstream fit -H $data/hot.bin -n "$p_ops" | sed 's/.*"ops_per_s":\([0-9.]*\).*/\1/'; }
 	fit2() { fit > "$work/fit.a" & fit > "$work/fit.b"; wait; awk '{ s += $1 } END { print s }' "$work/fit.a" "$work/fit.b"; }
+	# measure r readers with the caps $1: ops/s
+	run() { $query set-caps "$1" || fail "cannot set caps $1"; if [ "$2" = 1 ]; then fit; else fit2; fi; }
 	: > "$work/switch"
-	for _ in $(seq 1 "$p_rounds"); do
+	# on first in odd rounds, off first in even ones (ABBA)
+	for i in $(seq 1 "$p_rounds"); do
 		for r in 1 2; do
-			$query set-caps $on || fail "cannot set 0x10"
-			if [ $r = 1 ]; then a=$(fit); else a=$(fit2); fi
-			$query set-caps $off || fail "cannot clear 0x10"
-			if [ $r = 1 ]; then b=$(fit); else b=$(fit2); fi
+			if [ $((i % 2)) = 1 ]; then a=$(run $on $r); b=$(run $off $r)
+			else b=$(run $off $r); a=$(run $on $r); fi
 			echo "$r $a $b" >> "$work/switch"
 		done
 	done

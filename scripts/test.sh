@@ -1,8 +1,9 @@
 #!/bin/bash
 # 'make test': set up, rebuild the tree, build the debug test kernel, and in
 # one VM run the built-in KUnit tests, the series' kselftests and the
-# interface smoke test; check the series with checkpatch; run the host-side
-# tests.  Every check prints KTAP and kunit.py parses every stream
+# interface smoke test; in a second one, 2 minutes of the stress and fuzz
+# run of 'make stress' on the same kernel; check the series with checkpatch;
+# run the host-side tests.  Every check prints KTAP and kunit.py parses every stream
 # (scripts/ktap.py); the last line counts test cases:
 # 'N passed, N failed, N skipped'.
 set -euo pipefail
@@ -50,6 +51,11 @@ vmrc=0
 } > "$ktap/vm.ktap"
 python3 "$TOP/scripts/ktap.py" split "$logs/test.guest.log" "$ktap"
 
+phase stress
+# its KTAP goes into the report below; its own report into the log
+STRESS_S=${TEST_STRESS_S:-120} STRESS_KERNEL=test "$TOP/scripts/stress.sh" \
+	> "$logs/stress.log" 2>&1 || true
+
 phase checkpatch
 "$TOP/scripts/checkpatch.sh" > "$ktap/checkpatch.ktap" || true
 
@@ -69,4 +75,5 @@ echo "== results (kunit.py parse of every stream; JSON in $ktap)"
 python3 "$TOP/scripts/ktap.py" report --kunit "$TREE/tools/testing/kunit/kunit.py" \
 	--json-dir "$ktap" vm="$ktap/vm.ktap" kunit="$logs/test.console.log" \
 	smoke="$ktap/smoke.ktap" kselftest="$ktap/kselftest.ktap" \
+	stress="$BUILD/stress/stress.ktap" stress_vm="$BUILD/stress/vm.ktap" \
 	checkpatch="$ktap/checkpatch.ktap" $host
