@@ -12,7 +12,7 @@
 # vm-run.sh puts this script at /guest.sh (fio calls it back for "snap").
 # Keys: memcg (MiB) for every workload but aging, and
 #   zipf, uniform: job (file name in /guest/jobs)
-#   hotstream: k        idle: rounds passes stream_mib
+#   hotstream: k   hotmmap: k advice   idle: rounds passes stream_mib
 #   anon: anon_mib hot_mib hot_pct ops      fgcost: ops
 #   fgswitch: ops rounds                     jumps: k
 #   aging: sparse_gib thp (0 or 1) hot_mib passes
@@ -53,7 +53,7 @@ shift 3
 for kv; do
 	key=${kv%%=*}
 	case $key in
-	memcg | job | k | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | sparse_gib | thp)
+	memcg | job | k | advice | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | sparse_gib | thp)
 		eval "p_$key=\${kv#*=}" ;;
 	*) fail "unknown parameter '$kv'" ;;
 	esac
@@ -112,9 +112,12 @@ fio_cell() {
 case $workload in
 zipf | uniform)
 	fio_cell ;;
-hotstream)
+hotstream | hotmmap)
 	enter_memcg "$p_memcg" 0
-	m=$(/guest/hotstream mix -H $data/hot.bin -s $data/stream -k "$p_k" -d "$DATA_DEV")
+	mapped=
+	[ "$workload" = hotstream ] || mapped="-m $p_advice"
+	# shellcheck disable=SC2086 # $mapped: no option, or -m and its value
+	m=$(/guest/hotstream mix -H $data/hot.bin -s $data/stream -k "$p_k" -d "$DATA_DEV" $mapped)
 	cat "$cg/memory.stat"
 	record "$m" ;;
 idle)

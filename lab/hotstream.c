@@ -2,12 +2,16 @@
 /*
  * hotstream: a hot file's page cache against a one-shot stream of cold files.
  *
- *   hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV]
+ *   hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV] [-m ADVICE]
  *	Read HOT fully PASSES times (default 1), then stream every file of DIR
  *	once with 64 KiB read()s; after each 64 KiB, K random 4 KiB pread()s
  *	of HOT, each preceded by cachestat() of that block to count hits.  The
  *	ratio of hot reads to streamed bytes is fixed, so the result does not
- *	depend on the speed of the machine.
+ *	depend on the speed of the machine.  With -m, each hot read is a load
+ *	of one byte of the block through a shared read-only mapping of HOT
+ *	instead, madvise()d ADVICE: "normal" (a miss reads around the block)
+ *	or "random" (no read-around, as the pread()s with POSIX_FADV_RANDOM;
+ *	6.12 then ignores the mapping's accessed bits, see vma_has_recency()).
  *   hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]
  *	ROUNDS times: read HOT fully PASSES times, then leave it idle while
  *	the next MIB of DIR's files stream by (no file is read twice), then
@@ -23,6 +27,7 @@
  */
 #include <dirent.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include "lrugen.h"
 
@@ -70,6 +75,8 @@ static long long read_all(int fd)
 /* The hot file: one fd for full passes, one (FADV_RANDOM) for pread(). */
 static int hot_seq, hot_rnd;
 static uint64_t hot_pages;
+/* with -m: the hot file mapped, read through loads instead of pread() */
+static const volatile char *hot_map;
 
 static void open_hot(const char *path)
 {
@@ -85,13 +92,31 @@ static void open_hot(const char *path)
 	posix_fadvise(hot_rnd, 0, 0, POSIX_FADV_RANDOM);
 }
 
+static void map_hot(const char *advice)
+{
+	void *p = mmap(NULL, hot_pages * BLOCK, PROT_READ, MAP_SHARED, hot_rnd, 0);
+	int adv;
+
+	if (!strcmp(advice, "normal"))
+		adv = MADV_NORMAL;
+	else if (!strcmp(advice, "random"))
+		adv = MADV_RANDOM;
+	else
+		die("-m must be normal or random, got '%s'", advice);
+	if (p == MAP_FAILED || madvise(p, hot_pages * BLOCK, adv))
+		die("mmap hot: %s", strerror(errno));
+	hot_map = p;
+}
+
 /* One random 4 KiB block of the hot file: 1 if it was cached. */
 static int hot_read(int check)
 {
 	uint64_t off = xorshift64s(&rng) % hot_pages * BLOCK;
 	int hit = check ? cached_pages(hot_rnd, off, BLOCK) == 1 : 0;
 
-	if (pread(hot_rnd, buf, BLOCK, off) != BLOCK)
+	if (hot_map)
+		(void)hot_map[off];
+	else if (pread(hot_rnd, buf, BLOCK, off) != BLOCK)
 		die("pread hot: %s", strerror(errno));
 	return hit;
 }
@@ -170,8 +195,9 @@ static void mix(long k, long warm)
 	if (!hot_reads)
 		die("the stream directory %s has no data", stream_dir);
 	printf("{\"hot_reads\":%lld,\"hot_hits\":%lld,\"hit_ratio\":%.4f,"
-	       "\"stream_mib\":%.1f,\"seconds\":%.2f,",
-	       hot_reads, hits, (double)hits / hot_reads, streamed / 1048576.0, t / 1e6);
+	       "\"stream_mib\":%.1f,\"seconds\":%.2f,\"mapped\":%d,",
+	       hot_reads, hits, (double)hits / hot_reads, streamed / 1048576.0, t / 1e6,
+	       !!hot_map);
 	phase_end_json();
 	printf("}\n");
 }
@@ -224,7 +250,7 @@ static void fit(long ops)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV]\n"
+		"usage: hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV] [-m ADVICE]\n"
 		"       hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]\n"
 		"       hotstream fit  -H HOT -n OPS\n");
 	exit(2);
@@ -233,6 +259,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	long k = 0, warm = 1, rounds = 0, passes = 0, budget = 0, ops = 0;
+	const char *advice = NULL;
 	const char *hot = NULL, *dir = NULL, *mode;
 	int opt;
 
@@ -240,7 +267,7 @@ int main(int argc, char **argv)
 		usage();
 	mode = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "H:s:k:w:d:r:p:b:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "H:s:k:w:d:r:p:b:n:m:")) != -1) {
 		switch (opt) {
 		case 'H': hot = optarg; break;
 		case 's': dir = optarg; break;
@@ -251,13 +278,18 @@ int main(int argc, char **argv)
 		case 'p': passes = num(optarg, 1, 100, "-p"); break;
 		case 'b': budget = num(optarg, 1, 1 << 20, "-b"); break;
 		case 'n': ops = num(optarg, 1, 1L << 40, "-n"); break;
+		case 'm': advice = optarg; break;
 		default: usage();
 		}
 	}
 	if (!hot || optind != argc)
 		usage();
 	open_hot(hot);
+	if (advice && strcmp(mode, "mix"))
+		usage();
 	if (!strcmp(mode, "mix") && dir && k) {
+		if (advice)
+			map_hot(advice);
 		open_stream(dir);
 		mix(k, warm);
 	} else if (!strcmp(mode, "idle") && dir && rounds && passes && budget) {

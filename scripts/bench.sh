@@ -17,9 +17,12 @@
 #             in a MEMCG_MIB memcg: warm-up job, then a measured job
 #   uniform   the same with uniform random offsets (miss ~ 1 - C/N)
 #   hotstream K random hot 4 KiB reads per 64 KiB of a one-shot stream (KS)
+#   hotmmap   the same, each hot read a load through a shared mapping (KS),
+#             madvise()d MMAP_ADVICES (normal: reads around a miss; random:
+#             no read-around, and 6.12 ignores the mapping's accessed bits)
 #   idle      hot file read 4 times, then idle while 1.25 x MEMCG_MIB
 #             stream by; residency per round
-#             (zipf, uniform, hotstream, idle: classic mglru series fg-off)
+#             (zipf, uniform, hotstream, hotmmap, idle: classic mglru series fg-off)
 #   anon      random touches of 1.5 x MEMCG_MIB of anon memory, zram swap
 #             (all arms)
 #   aging     lab/aging_cost: aging a node that holds none of the memory,
@@ -39,6 +42,7 @@
 #   QUICK=1    smaller sizes, fewer cells: under 10 minutes
 #   BENCH_BUILD=0  use the existing bzImages, do not run kbuild
 #   MEMCG_MIB FILE_MIB HOT_MIB STREAM_MIB THETAS KS ZIPF_IOS   the scale
+#   MMAP_ADVICES  hotmmap's advice, "normal", "random" or both (default)
 #   MEM_MIB (guest memory, 2048)  ZRAM_MIB (512)  DISK_MIB (data disk size,
 #   default: fits the file set)  CELL_TIMEOUT (seconds per boot)
 # Output: one JSON line per cell appended to $BUILD/bench/results.jsonl,
@@ -47,7 +51,7 @@
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL_WORKLOADS="zipf uniform hotstream idle anon aging fgcost fgswitch jumps"
+ALL_WORKLOADS="zipf uniform hotstream hotmmap idle anon aging fgcost fgswitch jumps"
 ALL_ARMS="classic mglru series fg-off pud-off"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
@@ -60,6 +64,7 @@ else
 	aging_sparse=64 aging_passes=100 fit_ops=200000 anon_ops=400000 idle_rounds=3
 fi
 WORKLOADS=${WORKLOADS-$ALL_WORKLOADS}
+MMAP_ADVICES=${MMAP_ADVICES-normal random}
 ARMS=${ARMS-$ALL_ARMS}
 : "${MEM_MIB:=2048}" "${ZRAM_MIB:=512}"
 BENCH_BUILD=${BENCH_BUILD:-1}
@@ -100,6 +105,10 @@ for k in $KS; do
 	[ "$k" -le 1024 ] || die "KS=$k: at most 1024"
 done
 [ $((MEM_MIB % 2)) = 0 ] || die "MEM_MIB=$MEM_MIB: must be even (two NUMA nodes)"
+[ -n "$MMAP_ADVICES" ] || die "MMAP_ADVICES is empty"
+for a in $MMAP_ADVICES; do
+	case $a in normal | random) ;; *) die "MMAP_ADVICES: '$a' is not normal or random" ;; esac
+done
 
 # Memory: the kernel, the initramfs (fio and its libraries, ~100 MiB) and
 # the rest of the guest need about 384 MiB besides the largest memcg.
@@ -195,6 +204,12 @@ for w in $WORKLOADS; do
 		for k in $KS; do
 			groups+=("hotstream|{\"k\":$k,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|k=$k memcg=$MEMCG_MIB")
 		done ;;
+	hotmmap)
+		for a in $MMAP_ADVICES; do
+			for k in $KS; do
+				groups+=("hotmmap|{\"k\":$k,\"advice\":\"$a\",\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|k=$k advice=$a memcg=$MEMCG_MIB")
+			done
+		done ;;
 	idle)
 		groups+=("idle|{\"hot_mib\":$HOT_MIB,\"stream_mib\":$idle_mib,\"rounds\":$idle_rounds,\"passes\":4,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|rounds=$idle_rounds passes=4 stream_mib=$idle_mib memcg=$MEMCG_MIB") ;;
 	anon)
@@ -232,7 +247,7 @@ guest=$BUILD/guest-bench
 rm -rf "$guest/jobs"
 mkdir -p "$guest/lib" "$guest/jobs"
 "$TOP/scripts/lab-build.sh" "$guest"
-cp "$dir"/jobs/*.fio "$guest/jobs/"
+find "$dir/jobs" -name "*.fio" -exec cp {} "$guest/jobs/" \;
 # fio and its shared libraries (run through the dynamic loader)
 cp -uL /usr/bin/fio "$guest/fio"
 ldd /usr/bin/fio | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
