@@ -31,12 +31,15 @@ import sys
 import tempfile
 
 ARMS = ["classic", "mglru", "series", "fg-off", "pud-off"]
-WORKLOADS = ["zipf", "uniform", "hotstream", "hotmmap", "idle", "anon", "aging", "fgcost"]
+WORKLOADS = ["zipf", "uniform", "hotstream", "hotmmap", "idle", "anon", "kbuild", "aging", "fgcost"]
 PAIRS = [("mglru", "classic"), ("series", "classic"), ("series", "mglru"),
          ("fg-off", "series"), ("pud-off", "series")]
 REQUIRED = {"workload": str, "params": dict, "arm": str, "kernel": str,
             "rep": int, "run_id": str, "metrics": dict}
 BOUNDED = ("zipf", "uniform")   # need miss_ratio and cache_pages
+# lab/host/bound's online policies: its JSON key prefix and their names
+ONLINE = [("clock", "CLOCK"), ("sieve", "SIEVE"), ("2q", "2Q"), ("arc", "ARC"),
+          ("s3fifo", "S3-FIFO")]
 TOLERANCE = 0.03                # uniform: |miss ratio - (1 - C/N)|
 PAGES_PER_MIB = 256
 
@@ -308,6 +311,20 @@ def bounds_lines(c):
                          f"{b['min_miss_ratio']:.4f} | {b['static_miss_ratio']:.4f} | "
                          f"{b['lru_miss_ratio']:.4f} | {gaps[0]} | {gaps[1]} | {cal} |")
         lines.append("")
+        lines += ["Online policies on the same trace at the same C (`lab/host/bound`), and the "
+                  "arm's gap to the best of them:", "",
+                  "| arm | C (pages) | miss ratio | " + " | ".join(n for _, n in ONLINE) +
+                  " | best online | gap to best |", "|---" * (len(ONLINE) + 5) + "|"]
+        for a, rs in c["arms"].items():
+            b, mr = c["bounds"][a], statistics.median(values(rs, "miss_ratio"))
+            best_key, best_name = min(ONLINE, key=lambda k: b[f"{k[0]}_miss_ratio"])
+            best = b[f"{best_key}_miss_ratio"]
+            gap = (f"{mr - best:+.4f} ({(mr - best) / best * 100:+.1f} %)" if best
+                   else f"{mr - best:+.4f}")
+            lines.append(f"| {a} | {b['capacity']} | {fmt_range(values(rs, 'miss_ratio'))} | " +
+                         " | ".join(f"{b[f'{k}_miss_ratio']:.4f}" for k, _ in ONLINE) +
+                         f" | {best_name} {best:.4f} | {gap} |")
+        lines.append("")
     else:
         lines += ["Bounds: no trace recorded for this cell.", ""]
     if c["workload"] == "uniform":
@@ -372,7 +389,9 @@ def plots(cells, outdir):
             continue
         fig, ax = plt.subplots(figsize=(1.2 * len(c["arms"]) + 3.5, 3.5))
         lines = {"MIN": ("min_miss_ratio", "k", ":"), "static optimum": ("static_miss_ratio", "k", "--"),
-                 "LRU": ("lru_miss_ratio", "#e15759", "-")}
+                 "LRU": ("lru_miss_ratio", "#e15759", "-"),
+                 "ARC": ("arc_miss_ratio", "#ff9da7", "-."),
+                 "S3-FIFO": ("s3fifo_miss_ratio", "#edc948", "-.")}
         for x, (a, rs) in enumerate(c["arms"].items()):
             bars(ax, x, 0.6, {a: rs}, "miss_ratio", {a})      # no legend entry
             b = c["bounds"].get(a)

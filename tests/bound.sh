@@ -91,6 +91,60 @@ check "cycle, warm-up 3, C=2" "requests=9 min_misses=3 static_misses=3 lru_misse
 printf '%s\n' 1 1 1 2 2 2 > "$tmp/phases"
 check "phases, C=1 (static above LRU)" "min_misses=2 static_misses=4 lru_misses=2" "$tmp/phases" 1
 
+# The online policies on the textbook trace, C = 3 (their rules are in
+# bound.c; "m" marks a miss):
+# CLOCK (frames f0 f1 f2, hand at f0, new pages with the bit clear): 7 0 1
+#   fill; 2 replaces 7 (hand to f1); 0 hits (bit set); 3: the hand clears
+#   0, replaces 1; 0 hits; 4 replaces 2; 2: clears 0, replaces 3; 3
+#   replaces 4; 0 3 2 hit: 8 misses.
+# SIEVE (queue newest first): 7 0 1 fill; 2 evicts 7 (tail, unvisited),
+#   hand on 0; 0 visited; 3: 0 cleared, 1 evicted, hand on 2; 0 visited;
+#   4 evicts 2 (hand on 3), 2 evicts 3 (hand on 4), 3 evicts 4; 0 3 2
+#   hit: 8.
+# 2Q (Kin 1, Kout 1): 7 0 1 fill A1in; 2: 7 to A1out; 0 hits in A1in;
+#   3: 0 to A1out (7 dropped); 0m (A1out: to Am; 1 to A1out); 4m (2 to
+#   A1out); 2m (A1out: to Am; 3 to A1out); 3m (A1out: to Am, Am's tail
+#   0 evicted); 0m (Am's tail 2 evicted, 0 to A1in); 3 hits; 2m: 11.
+# ARC (p 0): 7 0 1 fill T1; 2: T1 + B1 = C and T1 = C, 7 forgotten; 0
+#   hits, to T2; 3m: T1's tail 1 to B1; 0 hits; 4m: B1's 1 dropped, 2 to
+#   B1; 2m in B1: p 1, 3 to B1, 2 to T2; 3m in B1: p 2, T2's tail 0 to
+#   B2; 0m in B2: p 1, T1 (= p) gives 4 to B1; 3 2 hit: 9.
+# S3-FIFO (S 1, M 2, G 2): 7 0 1 fill S; 2: 7 to G; 0 hits (counter 1);
+#   3: 0 (counter 1, not above 1) to G; 0m in G: 1 to G (7 dropped), 0 to
+#   M; 4m: 2 to G; 2m in G: 3 to G, 2 to M; 3m in G: 4 to G, 3 to M; 0 3
+#   2 hit: 9.
+check "textbook C=3, online policies" "clock_misses=8 sieve_misses=8 2q_misses=11 arc_misses=9 s3fifo_misses=9 s3fifo_miss_ratio=0.692308" \
+	"$tmp/textbook" 3
+# A scan: 1 2 1 2, then 3 4 5 6 once, then 1 2 again, C = 3.  LRU loses 1
+#   and 2 to the scan, CLOCK and SIEVE too (the scan's first miss clears
+#   their bits); in 2Q they are still in A1in (a hit there changes
+#   nothing), which the scan pushes through A1out; S3-FIFO moves a page to
+#   M only above one hit in S, so they go to G, which the scan overflows;
+#   ARC moved them to T2 at their second use and takes the scan out of T1
+#   (p stays 0): misses 1 2 3 4 5 6 for ARC, and 1 2 again for the others.
+printf '%s\n' 1 2 1 2 3 4 5 6 1 2 > "$tmp/scan"
+check "scan C=3, online policies" "lru_misses=8 clock_misses=8 sieve_misses=8 2q_misses=8 arc_misses=6 s3fifo_misses=8 min_misses=6" \
+	"$tmp/scan" 3
+# Frequency: 1 1 1 2 3 4 5 1, C = 3.  LRU and 2Q evict 1 at 4's miss
+#   (oldest; in 2Q it is still in A1in, a hit there does not move it);
+#   CLOCK and SIEVE clear its bit and evict the next page; S3-FIFO moves it
+#   to M (counter 2); ARC has it in T2: 5 misses for those four, 6 for LRU
+#   and 2Q.
+printf '%s\n' 1 1 1 2 3 4 5 1 > "$tmp/freq"
+check "frequency C=3, online policies" "lru_misses=6 2q_misses=6 clock_misses=5 sieve_misses=5 arc_misses=5 s3fifo_misses=5" \
+	"$tmp/freq" 3
+# 2Q's share of A1in, C = 4 (Kin 1, Kout 2): 1 2 3 4 fill A1in; 5m: 1 to
+#   A1out; 2 hits in A1in; 6m: 2 to A1out; 1m in A1out: to Am, 3 to A1out;
+#   2m in A1out: to Am, 4 to A1out; 7m: A1in (6 5) holds more than Kin, 5
+#   to A1out; 1 hits in Am: 9 misses (with Kin 2, 7 would evict 1 from Am).
+printf '%s\n' 1 2 3 4 5 2 6 1 2 7 1 > "$tmp/kin"
+check "2Q's Kin, C=4" "2q_misses=9" "$tmp/kin" 4
+# The cycle of 3 pages with C = 2 after a warm-up of one round: every
+#   policy misses every time but 2Q, which has a page in A1in or Am at
+#   times: it hits 3 in the first round and 2 in the third, 7 misses of 9.
+check "cycle, warm-up 3, C=2, online policies" "clock_misses=9 sieve_misses=9 2q_misses=7 arc_misses=9 s3fifo_misses=9" \
+	-w 3 "$tmp/cycle" 2
+
 # fio iolog v3 with two jobs: the same textbook trace as above.
 check "iolog v3, two jobs" "requests=8 accesses=8 pages=6 min_misses=2 static_misses=2 lru_misses=5" \
 	-w 5 "$data/textbook.iolog" 3
@@ -199,15 +253,17 @@ if /usr/bin/python3 - "$bound" "$tmp" <<-'EOF'
 	    want = {"min_misses": opt(t, w, c), "static_misses": static(t, w, c),
 	            "lru_misses": lru(t, w, c)}
 	    got = {k: b[k] for k in want}
+	    online = {k: b[f"{k}_misses"] for k in ("clock", "sieve", "2q", "arc", "s3fifo")}
 	    if got != want or not (b["min_misses"] <= b["static_misses"] and
-	                           b["min_misses"] <= b["lru_misses"]):
+	                           b["min_misses"] <= b["lru_misses"]) or \
+	            not all(want["min_misses"] <= m <= b["accesses"] for m in online.values()):
 	        bad += 1
 	        if bad <= 5:
-	            print(f"# trace {t} -w {w} C={c}: bound {got}, brute force {want}")
+	            print(f"# trace {t} -w {w} C={c}: bound {got} {online}, brute force {want}")
 	sys.exit(bad > 0)
 EOF
 then
-	ok "150 random traces: bound = brute force (optimum, static, LRU); MIN <= static, MIN <= LRU"
+	ok "150 random traces: bound = brute force (optimum, static, LRU); MIN <= static, LRU and every online policy"
 else
 	notok "random traces disagree with brute force"
 fi

@@ -22,7 +22,8 @@
  *
  *   {"capacity":C,"warmup":W,"requests":R,"accesses":A,"pages":P,
  *    "min_misses":..,"min_miss_ratio":..,"static_misses":..,
- *    "static_miss_ratio":..,"lru_misses":..,"lru_miss_ratio":..}
+ *    "static_miss_ratio":..,"lru_misses":..,"lru_miss_ratio":..,
+ *    then the same two keys for clock, sieve, 2q, arc and s3fifo}
  *
  * R and A are the measured requests and page accesses, P the distinct
  * pages of the whole trace.  Every policy starts empty before the warm-up
@@ -49,6 +50,16 @@
  * Since lru and static are policies of that kind, min <= static and
  * min <= lru always hold.  Allowing bypass makes min at most the demand
  * (always-cache) MIN at C and at least the demand MIN at C + 1.
+ *
+ * The online policies the field compares against, each as its paper
+ * describes it (the comment above each function says how); all cache every
+ * missed page, so min bounds them too:
+ *
+ *   clock   CLOCK, one reference bit per page (second chance)
+ *   sieve   SIEVE (Zhang et al., NSDI '24)
+ *   2q      2Q, the full version (Johnson and Shasha, VLDB '94)
+ *   arc     ARC (Megiddo and Modha, FAST '03)
+ *   s3fifo  S3-FIFO (Yang et al., SOSP '23)
  *
  * Bad or missing arguments, an unreadable, malformed or empty trace, or a
  * trace no longer than the warm-up: a message on stderr and exit status 2.
@@ -403,48 +414,383 @@ static uint64_t static_misses(size_t w, uint64_t c)
 	return (nacc - w) - kept;
 }
 
-/* Exact LRU; the list is circular through the head 'npages'. */
+/*
+ * Doubly linked lists of page ids for the policies below.  A page is on at
+ * most one list at a time (each policy's cache and ghost lists are
+ * disjoint).  Nodes 0 .. npages - 1 are the pages, npages + l the head of
+ * list l; a page is pushed at the head (newest, or most recently used), so
+ * next[] leads toward the tail (oldest) and prev[] back toward the head.
+ */
+#define NLISTS		4
+#define NO_LIST		0xff
+
+struct lists {
+	uint32_t *prev, *next;
+	uint8_t *on;			/* the list of each page, or NO_LIST */
+	uint64_t len[NLISTS];
+};
+
+static void lists_init(struct lists *l)
+{
+	l->prev = xrealloc(NULL, npages + NLISTS, sizeof(*l->prev));
+	l->next = xrealloc(NULL, npages + NLISTS, sizeof(*l->next));
+	l->on = xrealloc(NULL, npages, 1);
+	memset(l->on, NO_LIST, npages);
+	for (int i = 0; i < NLISTS; i++) {
+		l->prev[npages + i] = l->next[npages + i] = npages + i;
+		l->len[i] = 0;
+	}
+}
+
+static void lists_free(struct lists *l)
+{
+	free(l->prev);
+	free(l->next);
+	free(l->on);
+}
+
+static void l_del(struct lists *l, uint32_t p)
+{
+	l->next[l->prev[p]] = l->next[p];
+	l->prev[l->next[p]] = l->prev[p];
+	l->len[l->on[p]]--;
+	l->on[p] = NO_LIST;
+}
+
+/* p to the head of list, off the list it was on */
+static void l_push(struct lists *l, int list, uint32_t p)
+{
+	uint32_t h = npages + list;
+
+	if (l->on[p] != NO_LIST)
+		l_del(l, p);
+	l->next[p] = l->next[h];
+	l->prev[p] = h;
+	l->prev[l->next[h]] = p;
+	l->next[h] = p;
+	l->on[p] = list;
+	l->len[list]++;
+}
+
+/* the oldest page of list, taken off it */
+static uint32_t l_pop(struct lists *l, int list)
+{
+	uint32_t p = l->prev[npages + list];
+
+	if (!l->len[list])
+		die("internal error: popping an empty list");
+	l_del(l, p);
+	return p;
+}
+
+/* Exact LRU: one list, most recently used at the head. */
 static uint64_t lru_misses(size_t w, uint64_t c)
 {
-	uint32_t *prev = xrealloc(NULL, npages + 1, sizeof(*prev));
-	uint32_t *next = xrealloc(NULL, npages + 1, sizeof(*next));
-	uint32_t head = npages;
-	uint64_t misses = 0, size = 0;
-	size_t i;
+	uint64_t misses = 0;
+	struct lists l;
 
-	memset(next, 0xff, npages * sizeof(*next));	/* NONE: not cached */
-	prev[head] = next[head] = head;
-	for (i = 0; i < nacc; i++) {
+	lists_init(&l);
+	for (size_t i = 0; i < nacc; i++) {
 		uint32_t p = acc[i];
 
-		if (next[p] != NONE) {		/* hit: unlink */
-			next[prev[p]] = next[p];
-			prev[next[p]] = prev[p];
-		} else {
+		if (l.on[p] == NO_LIST) {
 			misses += i >= w;
-			if (size == c) {	/* evict the tail */
-				uint32_t q = prev[head];
-
-				prev[head] = prev[q];
-				next[prev[q]] = head;
-				next[q] = NONE;
-			} else {
-				size++;
-			}
+			if (l.len[0] == c)
+				l_pop(&l, 0);
 		}
-		next[p] = next[head];	/* insert at the head */
-		prev[p] = head;
-		prev[next[head]] = p;
-		next[head] = p;
+		l_push(&l, 0, p);
 	}
-	free(prev);
-	free(next);
+	lists_free(&l);
 	return misses;
 }
 
+/*
+ * CLOCK: C frames in a circle and a reference bit per page, set by a hit.
+ * A miss takes the next free frame while there is one; then the hand, which
+ * starts at the first frame, clears every set bit it passes, replaces the
+ * first page whose bit is clear and moves one frame on.  A page comes in
+ * with its bit clear.
+ */
+static uint64_t clock_misses(size_t w, uint64_t c)
+{
+	uint32_t *frame = xrealloc(NULL, c, sizeof(*frame));
+	uint32_t *where = xrealloc(NULL, npages, sizeof(*where));
+	uint8_t *ref = xrealloc(NULL, npages, 1);
+	uint64_t used = 0, hand = 0, misses = 0;
+
+	memset(where, 0xff, npages * sizeof(*where));	/* NONE: not cached */
+	memset(ref, 0, npages);
+	for (size_t i = 0; i < nacc; i++) {
+		uint32_t p = acc[i];
+
+		if (where[p] != NONE) {
+			ref[p] = 1;
+			continue;
+		}
+		misses += i >= w;
+		if (used < c) {
+			frame[used] = p;
+			where[p] = (uint32_t)used++;
+			continue;
+		}
+		for (; ref[frame[hand]]; hand = (hand + 1) % c)
+			ref[frame[hand]] = 0;
+		where[frame[hand]] = NONE;
+		frame[hand] = p;
+		where[p] = (uint32_t)hand;
+		hand = (hand + 1) % c;
+	}
+	free(frame);
+	free(where);
+	free(ref);
+	return misses;
+}
+
+/*
+ * SIEVE: a FIFO, new pages at the head, and a visited bit per page, set by a
+ * hit.  To evict, the hand moves from where it stopped last time (from the
+ * tail at first) toward the head, clearing visited bits, evicts the first
+ * page whose bit is clear and stays on the next newer page; past the head
+ * it goes on from the tail.  Pages that survive keep their place.
+ */
+static uint64_t sieve_misses(size_t w, uint64_t c)
+{
+	uint8_t *visited = xrealloc(NULL, npages, 1);
+	uint32_t hand = NONE, head = npages;
+	uint64_t misses = 0;
+	struct lists l;
+
+	lists_init(&l);
+	memset(visited, 0, npages);
+	for (size_t i = 0; i < nacc; i++) {
+		uint32_t p = acc[i], q;
+
+		if (l.on[p] != NO_LIST) {
+			visited[p] = 1;
+			continue;
+		}
+		misses += i >= w;
+		if (l.len[0] == c) {
+			/* prev[head] is the tail, prev[q] the page after q */
+			q = hand == NONE ? l.prev[head] : hand;
+			while (visited[q]) {
+				visited[q] = 0;
+				q = l.prev[q];
+				if (q == head)
+					q = l.prev[head];
+			}
+			hand = l.prev[q] == head ? NONE : l.prev[q];
+			l_del(&l, q);
+		}
+		l_push(&l, 0, p);
+	}
+	lists_free(&l);
+	free(visited);
+	return misses;
+}
+/*
+ * 2Q, the full version: A1in, a FIFO of pages seen once, of Kin = C / 4
+ * pages; A1out, a FIFO of the ids of pages pushed out of A1in, Kout = C / 2
+ * of them; Am, an LRU of the pages seen again (both at least 1).  A hit in
+ * Am moves the page to Am's head, a hit in A1in changes nothing.  A miss in
+ * a full cache first makes room: the tail of A1in moves to A1out if A1in
+ * holds more than Kin pages (or Am none), else the tail of Am is evicted and
+ * forgotten.  Then the page goes to Am's head if A1out had it at the time
+ * of the request, else to A1in's head.
+ */
+enum { AM, A1IN, A1OUT };
+
+static uint64_t twoq_misses(size_t w, uint64_t c)
+{
+	uint64_t kin = c / 4 ? c / 4 : 1, kout = c / 2 ? c / 2 : 1, misses = 0;
+	struct lists l;
+
+	lists_init(&l);
+	for (size_t i = 0; i < nacc; i++) {
+		uint32_t p = acc[i];
+		int seen;
+
+		if (l.on[p] == AM)
+			l_push(&l, AM, p);
+		if (l.on[p] == AM || l.on[p] == A1IN)
+			continue;
+		misses += i >= w;
+		seen = l.on[p] == A1OUT;
+		if (seen)
+			l_del(&l, p);
+		if (l.len[AM] + l.len[A1IN] == c) {
+			if (l.len[A1IN] > kin || !l.len[AM]) {
+				l_push(&l, A1OUT, l_pop(&l, A1IN));
+				if (l.len[A1OUT] > kout)
+					l_pop(&l, A1OUT);
+			} else {
+				l_pop(&l, AM);
+			}
+		}
+		l_push(&l, seen ? AM : A1IN, p);
+	}
+	lists_free(&l);
+	return misses;
+}
+
+/*
+ * ARC, as in the paper's figure: T1 and T2, LRU lists of the cached pages
+ * seen once and more than once recently; B1 and B2, LRU lists of the ids
+ * of pages evicted from each; p, the target size of T1.  A hit moves the
+ * page to T2's head.  A miss of a page in B1 raises p by max(1, |B2| /
+ * |B1|) (at most to C), one in B2 lowers it by max(1, |B1| / |B2|) (at
+ * least to 0; integer division), makes room with REPLACE and puts the page
+ * at T2's head.  Any other miss trims the ghosts (if T1 and B1 hold C
+ * pages: B1's tail if T1 holds fewer than C, else T1's tail is evicted and
+ * forgotten; else, once the four lists hold C pages or more, B2's tail when
+ * they hold 2C), makes room with REPLACE where the figure does, and puts
+ * the page at T1's head.  REPLACE evicts T1's tail to B1 if T1 is not empty
+ * and holds more than p pages (or exactly p, for a page in B2), else T2's
+ * tail to B2.
+ */
+enum { T1, T2, B1, B2 };
+
+static void arc_replace(struct lists *l, uint64_t p, int in_b2)
+{
+	if (l->len[T1] && (l->len[T1] > p || (in_b2 && l->len[T1] == p)))
+		l_push(l, B1, l_pop(l, T1));
+	else
+		l_push(l, B2, l_pop(l, T2));
+}
+
+static uint64_t arc_misses(size_t w, uint64_t c)
+{
+	uint64_t p = 0, misses = 0;
+	struct lists l;
+
+	lists_init(&l);
+	for (size_t i = 0; i < nacc; i++) {
+		uint32_t x = acc[i];
+		uint64_t b1, b2, d;
+
+		if (l.on[x] == T1 || l.on[x] == T2) {
+			l_push(&l, T2, x);
+			continue;
+		}
+		misses += i >= w;
+		b1 = l.len[B1];
+		b2 = l.len[B2];
+		if (l.on[x] == B1) {
+			d = b1 >= b2 ? 1 : b2 / b1;
+			p = p + d < c ? p + d : c;
+			arc_replace(&l, p, 0);
+			l_push(&l, T2, x);
+			continue;
+		}
+		if (l.on[x] == B2) {
+			d = b2 >= b1 ? 1 : b1 / b2;
+			p = p > d ? p - d : 0;
+			arc_replace(&l, p, 1);
+			l_push(&l, T2, x);
+			continue;
+		}
+		if (l.len[T1] + b1 == c) {
+			if (l.len[T1] < c) {
+				l_pop(&l, B1);
+				arc_replace(&l, p, 0);
+			} else {
+				l_pop(&l, T1);
+			}
+		} else if (l.len[T1] + l.len[T2] + b1 + b2 >= c) {
+			if (l.len[T1] + l.len[T2] + b1 + b2 == 2 * c)
+				l_pop(&l, B2);
+			arc_replace(&l, p, 0);
+		}
+		l_push(&l, T1, x);
+	}
+	lists_free(&l);
+	return misses;
+}
+
+/*
+ * S3-FIFO, as in the paper's Algorithm 1: a small FIFO S of C / 10 pages (at
+ * least 1), a main FIFO M of the rest, and a ghost FIFO G of the ids of as
+ * many pages as M holds.  A hit adds one to the page's counter, capped at 3.
+ * A miss in a full cache first evicts: from S if S holds at least its
+ * share, else from M.  Evicting from S looks at its tail: a page with a
+ * counter above 1 moves to M's head (then if M is over its share, one
+ * eviction from M) and the next tail is looked at; a page with a counter of
+ * 0 or 1 moves to G (its tail dropped beyond M's share) and is the
+ * eviction.  Evicting from M looks at its tail: a page with a counter above
+ * 0 goes back to M's head with one less, until a page with 0 is evicted.
+ * The missed page then goes, counter 0, to M's head if G had it (off G),
+ * else to S's head.
+ */
+enum { S3_S, S3_M, S3_G };
+
+static void s3_evict_main(struct lists *l, uint8_t *freq)
+{
+	while (l->len[S3_M]) {
+		uint32_t t = l_pop(l, S3_M);
+
+		if (!freq[t])
+			return;
+		freq[t]--;
+		l_push(l, S3_M, t);
+	}
+}
+
+static uint64_t s3fifo_misses(size_t w, uint64_t c)
+{
+	uint64_t small = c / 10 ? c / 10 : 1, main_share = c - small, misses = 0;
+	uint8_t *freq = xrealloc(NULL, npages, 1);
+	struct lists l;
+
+	lists_init(&l);
+	memset(freq, 0, npages);
+	for (size_t i = 0; i < nacc; i++) {
+		uint32_t x = acc[i];
+
+		if (l.on[x] == S3_S || l.on[x] == S3_M) {
+			freq[x] += freq[x] < 3;
+			continue;
+		}
+		misses += i >= w;
+		while (l.len[S3_S] + l.len[S3_M] >= c) {
+			if (l.len[S3_S] < small) {
+				s3_evict_main(&l, freq);
+				continue;
+			}
+			while (l.len[S3_S]) {
+				uint32_t t = l_pop(&l, S3_S);
+
+				if (freq[t] > 1) {
+					l_push(&l, S3_M, t);
+					if (l.len[S3_M] > main_share)
+						s3_evict_main(&l, freq);
+					continue;
+				}
+				l_push(&l, S3_G, t);
+				if (l.len[S3_G] > main_share)
+					l_pop(&l, S3_G);
+				break;
+			}
+		}
+		l_push(&l, l.on[x] == S3_G ? S3_M : S3_S, x);
+		freq[x] = 0;
+	}
+	lists_free(&l);
+	free(freq);
+	return misses;
+}
+
+static const struct {
+	const char *name;
+	uint64_t (*misses)(size_t w, uint64_t c);
+} policies[] = {
+	{ "min", min_misses }, { "static", static_misses }, { "lru", lru_misses },
+	{ "clock", clock_misses }, { "sieve", sieve_misses }, { "2q", twoq_misses },
+	{ "arc", arc_misses }, { "s3fifo", s3fifo_misses },
+};
+
 int main(int argc, char **argv)
 {
-	uint64_t warm = 0, cap, nreq, mn, st, lr;
+	uint64_t warm = 0, cap, nreq;
 	size_t warm_acc;
 	double a;
 	FILE *f;
@@ -475,19 +821,18 @@ int main(int argc, char **argv)
 	if (nacc >= NONE)
 		die("%s: too many page accesses", trace_path);
 
-	mn = min_misses(warm_acc, cap);
-	st = static_misses(warm_acc, cap);
-	lr = lru_misses(warm_acc, cap);
 	a = (double)(nacc - warm_acc);
 	printf("{\"capacity\":%llu,\"warmup\":%llu,\"requests\":%llu,"
-	       "\"accesses\":%llu,\"pages\":%llu,"
-	       "\"min_misses\":%llu,\"min_miss_ratio\":%.6f,"
-	       "\"static_misses\":%llu,\"static_miss_ratio\":%.6f,"
-	       "\"lru_misses\":%llu,\"lru_miss_ratio\":%.6f}\n",
+	       "\"accesses\":%llu,\"pages\":%llu",
 	       (unsigned long long)cap, (unsigned long long)warm,
 	       (unsigned long long)(nreq - warm),
-	       (unsigned long long)(nacc - warm_acc), (unsigned long long)npages,
-	       (unsigned long long)mn, mn / a, (unsigned long long)st, st / a,
-	       (unsigned long long)lr, lr / a);
+	       (unsigned long long)(nacc - warm_acc), (unsigned long long)npages);
+	for (size_t i = 0; i < sizeof(policies) / sizeof(*policies); i++) {
+		uint64_t m = policies[i].misses(warm_acc, cap);
+
+		printf(",\"%s_misses\":%llu,\"%s_miss_ratio\":%.6f", policies[i].name,
+		       (unsigned long long)m, policies[i].name, m / a);
+	}
+	printf("}\n");
 	return 0;
 }
