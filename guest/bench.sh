@@ -13,7 +13,9 @@
 # Keys: memcg (MiB) for every workload but aging, and
 #   zipf, uniform: job (file name in /guest/jobs)
 #   hotstream: k   hotmmap: k advice   idle: rounds passes stream_mib
-#   anon: anon_mib hot_mib hot_pct ops      fgcost: ops
+#   anon: anon_mib hot_mib hot_pct ops swap (zram or disk)   fgcost: ops
+#   kbuild: src (the host's kernel tree, seen at /mnt/host from vm-run.sh -s /)
+#     targets (directories of its tools/, separated by commas)
 #   fgswitch: ops rounds                     jumps: k
 #   aging: sparse_gib thp (0 or 1) hot_mib passes
 set -eu
@@ -53,7 +55,7 @@ shift 3
 for kv; do
 	key=${kv%%=*}
 	case $key in
-	memcg | job | k | advice | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | sparse_gib | thp)
+	memcg | job | k | advice | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | swap | src | targets | sparse_gib | thp)
 		eval "p_$key=\${kv#*=}" ;;
 	*) fail "unknown parameter '$kv'" ;;
 	esac
@@ -192,11 +194,57 @@ jumps)
 	record "$(awk '{ d = $2 - $1; if (d < 0) d = -d; f = $3 ? d / $3 : 0; if (f > max) max = f; s += f; n++ }
 		END { printf "{\"steps\":%d,\"active_file_max_jump\":%.4f,\"active_file_mean_jump\":%.4f}\n", n, max, n ? s / n : 0 }' "$work/jumps")" ;;
 anon)
-	grep -q zram /proc/swaps || fail "no zram swap"
+	case ${p_swap:-zram} in
+	zram) dev=zram0 ;;
+	disk) dev=${SWAP_DEV:-none} ;;
+	*) fail "swap=$p_swap: zram or disk" ;;
+	esac
+	# exactly one swap device, the cell's
+	[ "$(awk 'NR > 1 { print $1 }' /proc/swaps)" = "/dev/$dev" ] ||
+		fail "swap=$p_swap wants /dev/$dev alone in /proc/swaps: $(awk 'NR > 1 { printf "%s ", $1 }' /proc/swaps)"
 	enter_memcg "$p_memcg" max
-	m=$(/guest/anon_churn -s "$p_anon_mib" -H "$p_hot_mib" -P "$p_hot_pct" -n "$p_ops")
+	m=$(/guest/anon_churn -s "$p_anon_mib" -H "$p_hot_mib" -P "$p_hot_pct" -n "$p_ops" -d "$dev")
 	cat "$cg/memory.stat"
 	record "$m" ;;
+kbuild)
+	# The host's compiler on the host's files: chroot into the host's root
+	# (read-only 9p, cache=loose), objects and temporary files on the
+	# scratch disk at its /tmp.  Every page the build reads is charged to
+	# the memcg, the compiler's text included.
+	root=/mnt/host
+	for f in make gcc; do [ -x $root/usr/bin/$f ] || fail "no host root with $f at $root"; done
+	[ -d "$root$p_src/tools/lib/bpf" ] || fail "no kernel tree at $p_src on the host"
+	if ! { mount --bind /dev $root/dev && mount -t proc proc $root/proc &&
+		mount --bind /mnt/scratch $root/tmp; }; then
+		fail "cannot set up the chroot"
+	fi
+	enter_memcg "$p_memcg" max
+	sw0=$(awk '{ printf "%s %s", $3, $7 }' /sys/block/zram0/stat)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	# shellcheck disable=SC2016 # $1 and $t: the chroot's shell expands them
+	chroot $root /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp LC_ALL=C TMPDIR=/tmp /bin/sh -ec '
+		for t in $(echo "$2" | tr , " "); do
+			mkdir -p /tmp/kbuild/$t
+			make -s -j2 -C "$1/tools/$t" O=/tmp/kbuild/$t > /tmp/kbuild.log 2>&1 ||
+				{ tail -20 /tmp/kbuild.log; exit 1; }
+			echo "built tools/$t: $(find /tmp/kbuild/$t -name "*.o" | wc -l) objects"
+		done' sh "$p_src" "$p_targets" || fail "the build failed"
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	umount $root/tmp $root/proc $root/dev
+	sw1=$(awk '{ printf "%s %s", $3, $7 }' /sys/block/zram0/stat)
+	cat "$cg/memory.stat" "$cg/memory.events"
+	record "$(awk -v t0="$t0" -v t1="$t1" -v sw0="$sw0" -v sw1="$sw1" -v peak="$(cat "$cg/memory.peak")" '
+		FILENAME ~ /memory.stat$/ { v[$1] = $2 } FILENAME ~ /memory.events$/ { e[$1] = $2 }
+		END {
+			split(sw0, a); split(sw1, b)	# zram sectors read, written
+			printf "{\"build_s\":%.1f,\"refaults_file\":%d,\"refaults_anon\":%d,", t1 - t0,
+				v["workingset_refault_file"], v["workingset_refault_anon"]
+			printf "\"pgmajfault\":%d,\"activate_file\":%d,\"restore_file\":%d,", v["pgmajfault"],
+				v["workingset_activate_file"], v["workingset_restore_file"]
+			printf "\"pgscan\":%d,\"pgsteal\":%d,\"swap_read_pages\":%d,\"swap_write_pages\":%d,",
+				v["pgscan"], v["pgsteal"], (b[1] - a[1]) / 8, (b[2] - a[2]) / 8
+			printf "\"peak_mib\":%.1f,\"oom_kill\":%d}\n", peak / 1048576, e["oom_kill"]
+		}' "$cg/memory.stat" "$cg/memory.events")" ;;
 aging)
 	# aging_cost makes its own memcg (no limit); keep its per-pass metrics
 	thp_opt=

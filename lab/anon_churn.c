@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * anon_churn: random touches of an anonymous working set larger than the
- * memcg it runs in, with swap (zram).
+ * memcg it runs in, with swap (zram or a disk).
  *
- *   anon_churn -s TOTAL_MIB -H HOT_MIB -P HOT_PCT -n OPS [-w WARM_OPS]
+ *   anon_churn -s TOTAL_MIB -H HOT_MIB -P HOT_PCT -n OPS [-w WARM_OPS] [-d DEV]
  *
  * Maps TOTAL_MIB of anonymous memory, fills every page (1 KiB of random
  * bytes, the rest zero: compressible, but not a same-filled page), runs
@@ -17,6 +17,9 @@
  * operation (major faults of the memcg: the only file it maps is the
  * binary, in the initramfs), pages reclaimed from the memcg, its anon
  * refaults, and its PSI memory "some" stall time over the wall time.
+ * With -d, also the pages read and written by the swap device DEV per
+ * operation (its sectors: swap readahead included; nothing else of the
+ * guest uses the device).
  */
 #include <stdint.h>
 #include <sys/mman.h>
@@ -71,18 +74,20 @@ static void run(long ops)
 int main(int argc, char **argv)
 {
 	long total = 0, hot_mib = 0, ops = 0, warm = -1;
-	long long swin, steal, refaults, psi;
+	long long swin, steal, refaults, psi, rd = 0, wr = 0;
+	const char *dev = NULL;
 	double cpu, wall;
 	int opt;
 
 	pct = -1;
-	while ((opt = getopt(argc, argv, "s:H:P:n:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:H:P:n:w:d:")) != -1) {
 		switch (opt) {
 		case 's': total = num(optarg, 1, 1 << 20, "-s"); break;
 		case 'H': hot_mib = num(optarg, 1, 1 << 20, "-H"); break;
 		case 'P': pct = num(optarg, 0, 100, "-P"); break;
 		case 'n': ops = num(optarg, 1, 1L << 40, "-n"); break;
 		case 'w': warm = num(optarg, 0, 1L << 40, "-w"); break;
+		case 'd': dev = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -109,6 +114,10 @@ int main(int argc, char **argv)
 	steal = memcg_stat("pgsteal");
 	refaults = memcg_stat("workingset_refault_anon");
 	psi = psi_some_us();
+	if (dev) {
+		rd = dev_stat(dev, DEV_READ_SECTORS);
+		wr = dev_stat(dev, DEV_WRITE_SECTORS);
+	}
 	cpu = cpu_s();
 	wall = now_us();
 	run(ops);
@@ -121,6 +130,13 @@ int main(int argc, char **argv)
 	       "\"swapins\":%lld,\"reclaimed\":%lld,\"swapins_per_op\":%.5f,"
 	       "\"refaults_anon\":%lld",
 	       ops, cpu, wall / 1e6, ops / cpu, swin, steal, (double)swin / ops, refaults);
+	if (dev) {
+		/* 512-byte sectors, 8 to a page */
+		rd = dev_stat(dev, DEV_READ_SECTORS) - rd;
+		wr = dev_stat(dev, DEV_WRITE_SECTORS) - wr;
+		printf(",\"swap_read_pages_per_op\":%.5f,\"swap_write_pages_per_op\":%.5f",
+		       rd / 8.0 / ops, wr / 8.0 / ops);
+	}
 	if (psi >= 0) {
 		psi = psi_some_us() - psi;
 		printf(",\"psi_some_us\":%lld,\"psi\":%.4f", psi, psi / wall);
@@ -128,6 +144,6 @@ int main(int argc, char **argv)
 	printf("}\n");
 	return 0;
 usage:
-	fprintf(stderr, "usage: anon_churn -s TOTAL_MIB -H HOT_MIB -P HOT_PCT -n OPS [-w WARM_OPS]\n");
+	fprintf(stderr, "usage: anon_churn -s TOTAL_MIB -H HOT_MIB -P HOT_PCT -n OPS [-w WARM_OPS] [-d DEV]\n");
 	return 2;
 }

@@ -157,14 +157,14 @@ static long long refaults0, ios0;
 static void phase_start(void)
 {
 	refaults0 = memcg_stat("workingset_refault_file");
-	ios0 = dev ? dev_read_ios(dev) : 0;
+	ios0 = dev ? dev_stat(dev, DEV_READ_IOS) : 0;
 }
 
 static void phase_end_json(void)
 {
 	printf("\"refaults\":%lld", memcg_stat("workingset_refault_file") - refaults0);
 	if (dev)
-		printf(",\"dev_read_ios\":%lld", dev_read_ios(dev) - ios0);
+		printf(",\"dev_read_ios\":%lld", dev_stat(dev, DEV_READ_IOS) - ios0);
 	printf(",\"cache_pages\":%lld", (memcg_stat("file") - memcg_stat("shmem")) / BLOCK);
 }
 

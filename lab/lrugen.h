@@ -108,15 +108,20 @@ static inline long long memcg_stat(const char *key)
 	return stat_value(path, key);
 }
 
-/* Completed read I/Os of block device DEV (first field of its stat file). */
-static inline long long dev_read_ios(const char *dev)
+/* Fields of /sys/block/DEV/stat (Documentation/block/stat.rst). */
+enum { DEV_READ_IOS = 0, DEV_READ_SECTORS = 2, DEV_WRITE_IOS = 4, DEV_WRITE_SECTORS = 6 };
+
+/* Field FIELD of block device DEV's stat file. */
+static inline long long dev_stat(const char *dev, int field)
 {
-	char path[128], *buf;
-	long long v;
+	char path[128], *buf, *p;
+	long long v = 0;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
 	buf = read_file(path);
-	v = strtoll(buf, NULL, 10);
+	p = buf;
+	for (int i = 0; i <= field; i++)
+		v = strtoll(p, &p, 10);
 	free(buf);
 	return v;
 }

@@ -23,8 +23,13 @@
 #   idle      hot file read 4 times, then idle while 1.25 x MEMCG_MIB
 #             stream by; residency per round
 #             (zipf, uniform, hotstream, hotmmap, idle: classic mglru series fg-off)
-#   anon      random touches of 1.5 x MEMCG_MIB of anon memory, zram swap
+#   anon      random touches of 1.5 x MEMCG_MIB of anon memory, 90 % of
+#             them in a third of it, swap on zram or a virtio disk (SWAPS)
 #             (all arms)
+#   kbuild    a build of KBUILD_TARGETS, directories of the base tree's
+#             tools/, with the host's gcc (-j2), chrooted into the host's
+#             root over 9p, in a KBUILD_MEMCG_MIB memcg with zram swap:
+#             refaults and major faults per build (classic mglru series fg-off)
 #   aging     lab/aging_cost: aging a node that holds none of the memory,
 #             sparse small pages and sparse THPs
 #             (mglru series pud-off)
@@ -39,34 +44,42 @@
 #   ARMS       subset of "classic mglru series fg-off pud-off" (default: all;
 #              each workload runs on the arms that make sense for it)
 #   REPS       repetitions per arm (default 3, QUICK 1)
-#   QUICK=1    smaller sizes, fewer cells: under 10 minutes
+#   QUICK=1    smaller sizes, fewer cells: about 11 minutes
 #   BENCH_BUILD=0  use the existing bzImages, do not run kbuild
 #   MEMCG_MIB FILE_MIB HOT_MIB STREAM_MIB THETAS KS ZIPF_IOS   the scale
 #   MMAP_ADVICES  hotmmap's advice, "normal", "random" or both (default)
-#   MEM_MIB (guest memory, 2048)  ZRAM_MIB (512)  DISK_MIB (data disk size,
-#   default: fits the file set)  CELL_TIMEOUT (seconds per boot)
+#   SWAPS      anon's swap, "zram", "disk" or both (default)
+#   KBUILD_MEMCG_MIB  kbuild's memcg (default 192, QUICK 80)
+#   KBUILD_TARGETS  of objtool, lib/bpf and power/x86/turbostat (default
+#              "objtool lib/bpf", QUICK "objtool")
+#   MEM_MIB (guest memory, 2048)  ZRAM_MIB (512)  SWAP_MIB (swap disk, 512)
+#   DISK_MIB (data disk size, default: fits the file set)
+#   CELL_TIMEOUT (seconds per boot)
 # Output: one JSON line per cell appended to $BUILD/bench/results.jsonl,
 # logs of every cell in $BUILD/bench/logs/RUN_ID/, fio job files in
 # $BUILD/bench/jobs/; then scripts/report.sh if it exists.
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL_WORKLOADS="zipf uniform hotstream hotmmap idle anon aging fgcost fgswitch jumps"
+ALL_WORKLOADS="zipf uniform hotstream hotmmap idle anon kbuild aging fgcost fgswitch jumps"
 ALL_ARMS="classic mglru series fg-off pud-off"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
 	: "${REPS:=1}" "${MEMCG_MIB:=32}" "${HOT_MIB:=8}" "${STREAM_MIB:=128}"
 	: "${THETAS:=0.8 1.2}" "${KS:=4}" "${ZIPF_IOS:=20000}" "${CELL_TIMEOUT:=300}"
+	: "${KBUILD_TARGETS:=objtool}" "${KBUILD_MEMCG_MIB:=80}"
 	aging_sparse=16 aging_passes=30 fit_ops=50000 anon_ops=200000 idle_rounds=2
 else
 	: "${REPS:=3}" "${MEMCG_MIB:=64}" "${HOT_MIB:=16}" "${STREAM_MIB:=256}"
 	: "${THETAS:=0.8 1.2}" "${KS:=2 4 8}" "${ZIPF_IOS:=50000}" "${CELL_TIMEOUT:=900}"
+	: "${KBUILD_TARGETS:=objtool lib/bpf}" "${KBUILD_MEMCG_MIB:=192}"
 	aging_sparse=64 aging_passes=100 fit_ops=200000 anon_ops=400000 idle_rounds=3
 fi
 WORKLOADS=${WORKLOADS-$ALL_WORKLOADS}
 MMAP_ADVICES=${MMAP_ADVICES-normal random}
+SWAPS=${SWAPS-zram disk}
 ARMS=${ARMS-$ALL_ARMS}
-: "${MEM_MIB:=2048}" "${ZRAM_MIB:=512}"
+: "${MEM_MIB:=2048}" "${ZRAM_MIB:=512}" "${SWAP_MIB:=512}"
 BENCH_BUILD=${BENCH_BUILD:-1}
 
 # ---- parameters: every check before anything runs --------------------------
@@ -93,6 +106,8 @@ STREAM_FILE_MIB=$((STREAM_MIB >= 256 ? 8 : 4))
 uint ZIPF_IOS "$ZIPF_IOS" 1000
 uint MEM_MIB "$MEM_MIB" 512
 uint ZRAM_MIB "$ZRAM_MIB" 0
+uint SWAP_MIB "$SWAP_MIB" 1
+uint KBUILD_MEMCG_MIB "$KBUILD_MEMCG_MIB" 64
 uint CELL_TIMEOUT "$CELL_TIMEOUT" 60
 case $BENCH_BUILD in 0 | 1) ;; *) die "BENCH_BUILD=$BENCH_BUILD: 0 or 1" ;; esac
 case $quick in 0 | 1) ;; *) die "QUICK=$quick: 0 or 1" ;; esac
@@ -109,6 +124,10 @@ done
 for a in $MMAP_ADVICES; do
 	case $a in normal | random) ;; *) die "MMAP_ADVICES: '$a' is not normal or random" ;; esac
 done
+[ -n "$SWAPS" ] || die "SWAPS is empty"
+for a in $SWAPS; do
+	case $a in zram | disk) ;; *) die "SWAPS: '$a' is not zram or disk" ;; esac
+done
 
 # Memory: the kernel, the initramfs (fio and its libraries, ~100 MiB) and
 # the rest of the guest need about 384 MiB besides the largest memcg.
@@ -122,9 +141,30 @@ case " $WORKLOADS " in *" idle "*)
 		die "STREAM_MIB=$STREAM_MIB: idle needs $idle_rounds x $idle_mib MiB of stream" ;;
 esac
 case " $WORKLOADS " in *" anon "*)
-	[ "$ZRAM_MIB" -ge "$anon_mib" ] || die "ZRAM_MIB=$ZRAM_MIB: anon needs at least $anon_mib"
-	[ $((MEMCG_MIB + ZRAM_MIB / 2 + 384)) -le "$MEM_MIB" ] ||
-		die "MEMCG_MIB + ZRAM_MIB / 2 + 384 must fit MEM_MIB=$MEM_MIB" ;;
+	case " $SWAPS " in *" zram "*)
+		[ "$ZRAM_MIB" -ge "$anon_mib" ] || die "ZRAM_MIB=$ZRAM_MIB: anon needs at least $anon_mib"
+		[ $((MEMCG_MIB + ZRAM_MIB / 2 + 384)) -le "$MEM_MIB" ] ||
+			die "MEMCG_MIB + ZRAM_MIB / 2 + 384 must fit MEM_MIB=$MEM_MIB" ;;
+	esac
+	case " $SWAPS " in *" disk "*)
+		[ "$SWAP_MIB" -ge "$anon_mib" ] || die "SWAP_MIB=$SWAP_MIB: anon needs at least $anon_mib" ;;
+	esac ;;
+esac
+# kbuild: the base tree's tools/ on the host, read by the guest over 9p
+kbuild_src=$BUILD/base-tree
+case " $WORKLOADS " in *" kbuild "*)
+	[ "$ZRAM_MIB" -gt 0 ] || die "ZRAM_MIB=0: kbuild swaps to zram"
+	[ $((KBUILD_MEMCG_MIB + ZRAM_MIB / 2 + 384)) -le "$MEM_MIB" ] ||
+		die "KBUILD_MEMCG_MIB + ZRAM_MIB / 2 + 384 must fit MEM_MIB=$MEM_MIB"
+	command -v gcc > /dev/null || die "gcc missing: run 'make setup'"
+	[ -n "$KBUILD_TARGETS" ] || die "KBUILD_TARGETS is empty"
+	for t in $KBUILD_TARGETS; do
+		case $t in objtool | lib/bpf | power/x86/turbostat) ;;
+		*) die "KBUILD_TARGETS: '$t' is not objtool, lib/bpf or power/x86/turbostat" ;;
+		esac
+	done
+	[ "$BENCH_BUILD" = 1 ] || [ -d "$kbuild_src/tools/lib/bpf" ] ||
+		die "BENCH_BUILD=0 but no base tree at $kbuild_src (kbuild builds its tools/)" ;;
 esac
 files_mib=$((FILE_MIB + HOT_MIB + STREAM_MIB / STREAM_FILE_MIB * STREAM_FILE_MIB))
 need_mib=$((files_mib + files_mib / 16 + 32))	# ext4 metadata and slack
@@ -150,7 +190,7 @@ mkdir -p "$dir/jobs" "$BUILD/logs"
 exec 9> "$dir/.lock"
 flock -n 9 || die "another bench run holds $dir/.lock"
 
-# ---- the cells: "workload|params json|trace|arms|guest args" ---------------
+# ---- the cells: "workload|params json|trace|arms|guest args|vm-run options" --
 # The PUD filter only changes page-table walks: pud-off runs on aging and,
 # as a no-change check, on anon.
 pc_arms="classic mglru series fg-off"
@@ -213,7 +253,13 @@ for w in $WORKLOADS; do
 	idle)
 		groups+=("idle|{\"hot_mib\":$HOT_MIB,\"stream_mib\":$idle_mib,\"rounds\":$idle_rounds,\"passes\":4,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|rounds=$idle_rounds passes=4 stream_mib=$idle_mib memcg=$MEMCG_MIB") ;;
 	anon)
-		groups+=("anon|{\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"memcg_mib\":$MEMCG_MIB,\"zram_mib\":$ZRAM_MIB}||$ALL_ARMS|anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops memcg=$MEMCG_MIB") ;;
+		for sw in $SWAPS; do
+			if [ "$sw" = zram ]; then size=$ZRAM_MIB opts=; else size=$SWAP_MIB opts="-z 0 -w $SWAP_MIB"; fi
+			groups+=("anon|{\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"memcg_mib\":$MEMCG_MIB,\"swap\":\"$sw\",\"swap_mib\":$size}||$ALL_ARMS|anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops memcg=$MEMCG_MIB swap=$sw|$opts")
+		done ;;
+	kbuild)
+		targets=$(echo "$KBUILD_TARGETS" | xargs | tr ' ' ,)
+		groups+=("kbuild|{\"targets\":\"$targets\",\"jobs\":2,\"memcg_mib\":$KBUILD_MEMCG_MIB}||$pc_arms|src=$kbuild_src targets=$targets memcg=$KBUILD_MEMCG_MIB|-s / -d 512") ;;
 	aging)
 		# a page per 2 MiB, then THPs (one per 64 MiB) over a quarter of the PUDs
 		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"thp\":0,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse thp=0 hot_mib=64 passes=$aging_passes")
@@ -277,17 +323,21 @@ fi
 run_id=${RUN_ID:-$(date +%Y%m%d-%H%M%S)}
 logdir=$dir/logs/$run_id
 mkdir -p "$logdir"
-vm() { # vm KERNEL_IMAGE GUEST_ARGS...: one boot; guest log in $BUILD/logs/bench.guest.log
-	local k=$1
-	shift
+# vm KERNEL_IMAGE 'VM-RUN OPTIONS' GUEST_ARGS...: one boot; guest log in
+# $BUILD/logs/bench.guest.log.  The options come after the common ones, so
+# that -z 0 overrides -z ZRAM_MIB.
+vm() {
+	local k=$1 opts=$2
+	shift 2
+	# shellcheck disable=SC2086 # opts: words of options
 	"$TOP/scripts/vm-run.sh" -n bench -k "$k" -t "$CELL_TIMEOUT" -m "$MEM_MIB" -z "$ZRAM_MIB" \
-		-D "$img" -f "$guest" "$TOP/guest/bench.sh" "$@" > "$BUILD/logs/bench.vm-run.log" 2>&1
+		-D "$img" -f "$guest" $opts "$TOP/guest/bench.sh" "$@" > "$BUILD/logs/bench.vm-run.log" 2>&1
 }
 
 note "probing the kernels"
-vm "$base_img" probe || die "the base kernel did not boot (see $BUILD/logs/bench.console.log)"
+vm "$base_img" "" probe || die "the base kernel did not boot (see $BUILD/logs/bench.console.log)"
 base_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/bench.guest.log")
-vm "$series_img" probe || die "the series kernel did not boot (see $BUILD/logs/bench.console.log)"
+vm "$series_img" "" probe || die "the series kernel did not boot (see $BUILD/logs/bench.console.log)"
 series_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/bench.guest.log")
 note "lru_gen/enabled at boot: base $base_caps, series $series_caps"
 { [ -n "$base_caps" ] && [ -n "$series_caps" ]; } || die "no lru_gen/enabled in a kernel"
@@ -305,7 +355,7 @@ arm_setting() {
 skipped=
 cells=()
 for g in "${groups[@]}"; do
-	IFS='|' read -r w params trace arms args <<< "$g"
+	IFS='|' read -r w params trace arms args opts <<< "$g"
 	run_arms=
 	for a in $arms; do
 		case " $ARMS " in *" $a "*) ;; *) continue ;; esac
@@ -316,7 +366,7 @@ for g in "${groups[@]}"; do
 		run_arms="$run_arms $a"
 	done
 	for rep in $(seq 1 "$REPS"); do
-		for a in $run_arms; do cells+=("$w|$params|$trace|$a|$rep|$args"); done
+		for a in $run_arms; do cells+=("$w|$params|$trace|$a|$rep|$args|$opts"); done
 	done
 done
 for a in $skipped; do
@@ -329,7 +379,7 @@ printf '%s\n' "${cells[@]}" > "$logdir/plan.txt"
 results=$dir/results.jsonl
 failed=0 n=0 t0=$(date +%s)
 for c in "${cells[@]}"; do
-	IFS='|' read -r w params trace a rep args <<< "$c"
+	IFS='|' read -r w params trace a rep args opts <<< "$c"
 	n=$((n + 1))
 	read -r kernel caps <<< "$(arm_setting "$a")"
 	k=$series_img
@@ -337,7 +387,7 @@ for c in "${cells[@]}"; do
 	tag=$(printf '%03d-%s-%s-%s-r%d' "$n" "$w" "$(echo "$params" | tr -dc '0-9.,' | tr ',' '-')" "$a" "$rep")
 	start=$(date +%s)
 	# shellcheck disable=SC2086
-	if vm "$k" run "$w" "$caps" $args; then rc=0; else rc=$?; fi
+	if vm "$k" "$opts" run "$w" "$caps" $args; then rc=0; else rc=$?; fi
 	for f in guest console vm-run; do
 		[ ! -f "$BUILD/logs/bench.$f.log" ] || mv "$BUILD/logs/bench.$f.log" "$logdir/$tag.$f.log"
 	done

@@ -1,6 +1,7 @@
 #!/bin/bash
 # vm-run.sh [-k BZIMAGE] [-n NAME] [-t SECONDS] [-m MIB] [-z ZRAM_MIB]
-#           [-d DISK_MIB] [-D IMAGE] [-f DIR] [-s SHARE_DIR] [-a CMDLINE]
+#           [-d DISK_MIB] [-w SWAP_MIB] [-D IMAGE] [-f DIR] [-s SHARE_DIR]
+#           [-a CMDLINE]
 #           GUEST_SCRIPT [ARGS...]
 #
 # Boot BZIMAGE in qemu (2 vCPUs, 2 NUMA nodes) with a busybox initramfs,
@@ -8,10 +9,13 @@
 # status.  The initramfs holds busybox, bash-static as /bin/bash, the script
 # as /guest.sh and the files of DIR under /guest (the working directory).
 #   -z  zram swap of that size      -d  scratch ext4 disk at /mnt/scratch
+#   -w  swap on a virtio disk of that size (host cache bypassed); its device
+#       name is in $SWAP_DEV for the guest script
 #   -D  an existing ext4 image, attached read-only (host cache bypassed) and
 #       mounted read-only at /mnt/data; its device name (e.g. vdb) is in
 #       $DATA_DEV for the guest script
-#   -s  host directory shared over 9p at /mnt/host
+#   -s  host directory shared read-only over 9p at /mnt/host, cache=loose
+#       (programs run from 9p in the default cache mode crash 6.12 guests)
 #   -t  timeout (default 1200 s)    -m  guest memory, split over 2 nodes
 #   -a  more kernel command line, e.g., debug_pagealloc=on
 # The kernel console goes to $BUILD/logs/NAME.console.log, the guest script's
@@ -23,8 +27,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kernel=$BUILD/out-test/arch/x86/boot/bzImage
-name=vm timeout_s=1200 mem=2048 zram=0 disk=0 data='' files='' share='' extra=''
-while getopts k:n:t:m:z:d:D:f:s:a: opt; do
+name=vm timeout_s=1200 mem=2048 zram=0 disk=0 swap=0 data='' files='' share='' extra=''
+while getopts k:n:t:m:z:d:w:D:f:s:a: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	n) name=$OPTARG ;;
@@ -32,6 +36,7 @@ while getopts k:n:t:m:z:d:D:f:s:a: opt; do
 	m) mem=$OPTARG ;;
 	z) zram=$OPTARG ;;
 	d) disk=$OPTARG ;;
+	w) swap=$OPTARG ;;
 	D) data=$OPTARG ;;
 	f) files=$OPTARG ;;
 	s) share=$OPTARG ;;
@@ -43,7 +48,7 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || die "usage: vm-run.sh [options] GUEST_SCRIPT [ARGS...]"
 script=$1
 shift
-for v in "$timeout_s" "$mem" "$zram" "$disk"; do
+for v in "$timeout_s" "$mem" "$zram" "$disk" "$swap"; do
 	case $v in '' | *[!0-9]*) die "numeric option expected, got '$v'" ;; esac
 done
 [ "$mem" -ge 256 ] || die "-m $mem: at least 256 MiB"
@@ -90,8 +95,18 @@ if [ $zram -gt 0 ]; then
 		swapon /dev/zram0 || echo "### zram swap setup failed"
 fi
 if [ $disk -gt 0 ]; then
-	mkdir -p /mnt/scratch && mount -t ext4 /dev/vda /mnt/scratch ||
+	for d in /sys/block/vd*; do
+		[ "\$(cat \$d/serial 2>/dev/null)" = scratch ] && scratch=\${d##*/}
+	done
+	mkdir -p /mnt/scratch && mount -t ext4 /dev/\${scratch:-none} /mnt/scratch ||
 		echo "### scratch disk mount failed"
+fi
+if [ $swap -gt 0 ]; then
+	for d in /sys/block/vd*; do
+		[ "\$(cat \$d/serial 2>/dev/null)" = swap ] && export SWAP_DEV=\${d##*/}
+	done
+	mkswap /dev/\${SWAP_DEV:-none} >/dev/null && swapon /dev/\$SWAP_DEV ||
+		echo "### disk swap setup failed"
 fi
 if [ -n "$data" ]; then
 	for d in /sys/block/vd*; do
@@ -101,7 +116,7 @@ if [ -n "$data" ]; then
 		echo "### data disk mount failed"
 fi
 if [ -n "$share" ]; then
-	mkdir -p /mnt/host && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 host /mnt/host ||
+	mkdir -p /mnt/host && mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=512000,cache=loose host /mnt/host ||
 		echo "### 9p mount failed"
 fi
 cd /guest
@@ -151,14 +166,22 @@ if [ "$disk" -gt 0 ]; then
 	rm -f "$img"
 	truncate -s "${disk}M" "$img"
 	mkfs.ext4 -q -F "$img"
-	qemu+=(-drive "file=$img,if=virtio,format=raw,cache=none")
+	qemu+=(-drive "file=$img,if=none,id=scratch,format=raw,cache=none"
+		-device "virtio-blk-pci,drive=scratch,serial=scratch")
+fi
+if [ "$swap" -gt 0 ]; then
+	swap_img=$vm/$name.swap.img
+	rm -f "$swap_img"
+	truncate -s "${swap}M" "$swap_img"
+	qemu+=(-drive "file=$swap_img,if=none,id=swap,format=raw,cache=none,aio=native"
+		-device "virtio-blk-pci,drive=swap,serial=swap")
 fi
 if [ -n "$data" ]; then
 	qemu+=(-drive "file=$(realpath "$data"),if=none,id=data,format=raw,readonly=on,cache=none,aio=native"
 		-device "virtio-blk-pci,drive=data,serial=data")
 fi
 if [ -n "$share" ]; then
-	qemu+=(-virtfs "local,path=$(realpath "$share"),mount_tag=host,security_model=none,id=host")
+	qemu+=(-virtfs "local,path=$(realpath "$share"),mount_tag=host,security_model=none,readonly=on,multidevs=remap,id=host")
 fi
 append="console=ttyS0 panic=-1 kunit_shutdown=none${extra:+ $extra}"
 
