@@ -221,13 +221,15 @@ kbuild)
 	enter_memcg "$p_memcg" max
 	sw0=$(awk '{ printf "%s %s", $3, $7 }' /sys/block/zram0/stat)
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	# shellcheck disable=SC2016 # $1 and $t: the chroot's shell expands them
+	# the chroot's shell expands $1, $2, $t and $TMPDIR (the scratch disk)
+	# shellcheck disable=SC2016
 	chroot $root /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp LC_ALL=C TMPDIR=/tmp /bin/sh -ec '
+		out=$TMPDIR/kbuild
 		for t in $(echo "$2" | tr , " "); do
-			mkdir -p /tmp/kbuild/$t
-			make -s -j2 -C "$1/tools/$t" O=/tmp/kbuild/$t > /tmp/kbuild.log 2>&1 ||
-				{ tail -20 /tmp/kbuild.log; exit 1; }
-			echo "built tools/$t: $(find /tmp/kbuild/$t -name "*.o" | wc -l) objects"
+			mkdir -p "$out/$t"
+			make -s -j2 -C "$1/tools/$t" O="$out/$t" > "$out.log" 2>&1 ||
+				{ tail -20 "$out.log"; exit 1; }
+			echo "built tools/$t: $(find "$out/$t" -name "*.o" | wc -l) objects"
 		done' sh "$p_src" "$p_targets" || fail "the build failed"
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	umount $root/tmp $root/proc $root/dev
