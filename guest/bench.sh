@@ -12,7 +12,7 @@
 # vm-run.sh puts this script at /guest.sh (fio calls it back for "snap").
 # Keys: memcg (MiB) for every workload but aging, and
 #   zipf, uniform: job (file name in /guest/jobs)
-#   hotstream: k   hotmmap: k advice   idle: rounds passes stream_mib
+#   hotstream, mmapstream: k   hotmmap: k advice   idle: rounds passes stream_mib
 #   anon: anon_mib hot_mib hot_pct ops swap (zram or disk)   fgcost: ops
 #   kbuild: src (the host's kernel tree, seen at /mnt/host from vm-run.sh -s /)
 #     targets (directories of its tools/, separated by commas)
@@ -114,10 +114,11 @@ fio_cell() {
 case $workload in
 zipf | uniform)
 	fio_cell ;;
-hotstream | hotmmap)
+hotstream | hotmmap | mmapstream)
 	enter_memcg "$p_memcg" 0
 	mapped=
-	[ "$workload" = hotstream ] || mapped="-m $p_advice"
+	[ "$workload" != hotmmap ] || mapped="-m $p_advice"
+	[ "$workload" != mmapstream ] || mapped=-S
 	# shellcheck disable=SC2086 # $mapped: no option, or -m and its value
 	m=$(/guest/hotstream mix -H $data/hot.bin -s $data/stream -k "$p_k" -d "$DATA_DEV" $mapped)
 	cat "$cg/memory.stat"

@@ -2,7 +2,7 @@
 /*
  * hotstream: a hot file's page cache against a one-shot stream of cold files.
  *
- *   hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV] [-m ADVICE]
+ *   hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV] [-m ADVICE] [-S]
  *	Read HOT fully PASSES times (default 1), then stream every file of DIR
  *	once with 64 KiB read()s; after each 64 KiB, K random 4 KiB pread()s
  *	of HOT, each preceded by cachestat() of that block to count hits.  The
@@ -12,6 +12,9 @@
  *	instead, madvise()d ADVICE: "normal" (a miss reads around the block)
  *	or "random" (no read-around, as the pread()s with POSIX_FADV_RANDOM;
  *	6.12 then ignores the mapping's accessed bits, see vma_has_recency()).
+ *	With -S, the stream is read through a shared read-only mapping of each
+ *	file instead of read()s, one load of one byte per 4 KiB: a one-shot
+ *	stream whose only accesses are the young bits of its faults.
  *   hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]
  *	ROUNDS times: read HOT fully PASSES times, then leave it idle while
  *	the next MIB of DIR's files stream by (no file is read twice), then
@@ -151,6 +154,35 @@ static int next_stream_file(void)
 	return fd;
 }
 
+/*
+ * Stream one file through a shared mapping, CHUNK bytes at a time, one load
+ * per BLOCK, calling @each after every CHUNK; returns the bytes streamed.
+ */
+static long long map_stream(int fd, void (*each)(void))
+{
+	long long total = 0;
+	volatile char sink;
+	struct stat st;
+	char *p;
+
+	if (fstat(fd, &st))
+		die("fstat stream: %s", strerror(errno));
+	if (!st.st_size)
+		return 0;
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap stream: %s", strerror(errno));
+	for (off_t off = 0; off + CHUNK <= st.st_size; off += CHUNK) {
+		for (off_t b = 0; b < CHUNK; b += BLOCK)
+			sink = p[off + b];
+		total += CHUNK;
+		each();
+	}
+	(void)sink;
+	munmap(p, st.st_size);
+	return total;
+}
+
 static const char *dev;
 static long long refaults0, ios0;
 
@@ -168,24 +200,39 @@ static void phase_end_json(void)
 	printf(",\"cache_pages\":%lld", (memcg_stat("file") - memcg_stat("shmem")) / BLOCK);
 }
 
-static void mix(long k, long warm)
+/* mix(): the hot reads after each CHUNK of the stream, and their hits */
+static long mix_k;
+static long long hot_reads, hits;
+
+static void mix_hot_reads(void)
 {
-	long long hot_reads = 0, hits = 0, streamed = 0;
+	for (long i = 0; i < mix_k; i++) {
+		hits += hot_read(1);
+		hot_reads++;
+	}
+}
+
+static void mix(long k, long warm, int stream_mapped)
+{
+	long long streamed = 0;
 	double t;
 	ssize_t n;
 	int fd;
 
+	mix_k = k;
 	for (long i = 0; i < warm; i++)
 		read_all(hot_seq);
 	phase_start();
 	t = now_us();
 	while ((fd = next_stream_file()) >= 0) {
+		if (stream_mapped) {
+			streamed += map_stream(fd, mix_hot_reads);
+			close(fd);
+			continue;
+		}
 		while ((n = read(fd, buf, CHUNK)) > 0) {
 			streamed += n;
-			for (long i = 0; i < k; i++) {
-				hits += hot_read(1);
-				hot_reads++;
-			}
+			mix_hot_reads();
 		}
 		if (n < 0)
 			die("read stream: %s", strerror(errno));
@@ -195,9 +242,9 @@ static void mix(long k, long warm)
 	if (!hot_reads)
 		die("the stream directory %s has no data", stream_dir);
 	printf("{\"hot_reads\":%lld,\"hot_hits\":%lld,\"hit_ratio\":%.4f,"
-	       "\"stream_mib\":%.1f,\"seconds\":%.2f,\"mapped\":%d,",
+	       "\"stream_mib\":%.1f,\"seconds\":%.2f,\"mapped\":%d,\"stream_mapped\":%d,",
 	       hot_reads, hits, (double)hits / hot_reads, streamed / 1048576.0, t / 1e6,
-	       !!hot_map);
+	       !!hot_map, stream_mapped);
 	phase_end_json();
 	printf("}\n");
 }
@@ -250,7 +297,7 @@ static void fit(long ops)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV] [-m ADVICE]\n"
+		"usage: hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV] [-m ADVICE] [-S]\n"
 		"       hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]\n"
 		"       hotstream fit  -H HOT -n OPS\n");
 	exit(2);
@@ -261,13 +308,13 @@ int main(int argc, char **argv)
 	long k = 0, warm = 1, rounds = 0, passes = 0, budget = 0, ops = 0;
 	const char *advice = NULL;
 	const char *hot = NULL, *dir = NULL, *mode;
-	int opt;
+	int opt, stream_mapped = 0;
 
 	if (argc < 2)
 		usage();
 	mode = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "H:s:k:w:d:r:p:b:n:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "H:s:k:w:d:r:p:b:n:m:S")) != -1) {
 		switch (opt) {
 		case 'H': hot = optarg; break;
 		case 's': dir = optarg; break;
@@ -279,19 +326,20 @@ int main(int argc, char **argv)
 		case 'b': budget = num(optarg, 1, 1 << 20, "-b"); break;
 		case 'n': ops = num(optarg, 1, 1L << 40, "-n"); break;
 		case 'm': advice = optarg; break;
+		case 'S': stream_mapped = 1; break;
 		default: usage();
 		}
 	}
 	if (!hot || optind != argc)
 		usage();
 	open_hot(hot);
-	if (advice && strcmp(mode, "mix"))
+	if ((advice || stream_mapped) && strcmp(mode, "mix"))
 		usage();
 	if (!strcmp(mode, "mix") && dir && k) {
 		if (advice)
 			map_hot(advice);
 		open_stream(dir);
-		mix(k, warm);
+		mix(k, warm, stream_mapped);
 	} else if (!strcmp(mode, "idle") && dir && rounds && passes && budget) {
 		open_stream(dir);
 		idle(rounds, passes, budget);

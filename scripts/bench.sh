@@ -20,9 +20,12 @@
 #   hotmmap   the same, each hot read a load through a shared mapping (KS),
 #             madvise()d MMAP_ADVICES (normal: reads around a miss; random:
 #             no read-around, and 6.12 ignores the mapping's accessed bits)
+#   mmapstream hotstream with the stream read through a shared mapping of
+#             each file, one load per 4 KiB, instead of read()s (KS)
 #   idle      hot file read 4 times, then idle while 1.25 x MEMCG_MIB
 #             stream by; residency per round
-#             (zipf, uniform, hotstream, hotmmap, idle: classic mglru series fg-off)
+#             (zipf, uniform, hotstream, hotmmap, mmapstream, idle: classic mglru
+#             series fg-off)
 #   anon      random touches of 1.5 x MEMCG_MIB of anon memory, 90 % of
 #             them in a third of it, swap on zram or a virtio disk (SWAPS)
 #             (all arms)
@@ -61,7 +64,7 @@
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL_WORKLOADS="zipf uniform hotstream hotmmap idle anon kbuild aging fgcost fgswitch jumps"
+ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle anon kbuild aging fgcost fgswitch jumps"
 ALL_ARMS="classic mglru series fg-off pud-off"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
@@ -243,6 +246,10 @@ for w in $WORKLOADS; do
 	hotstream)
 		for k in $KS; do
 			groups+=("hotstream|{\"k\":$k,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|k=$k memcg=$MEMCG_MIB")
+		done ;;
+	mmapstream)
+		for k in $KS; do
+			groups+=("mmapstream|{\"k\":$k,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|k=$k memcg=$MEMCG_MIB")
 		done ;;
 	hotmmap)
 		for a in $MMAP_ADVICES; do

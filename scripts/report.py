@@ -31,7 +31,7 @@ import sys
 import tempfile
 
 ARMS = ["classic", "mglru", "series", "fg-off", "pud-off"]
-WORKLOADS = ["zipf", "uniform", "hotstream", "hotmmap", "idle", "anon", "kbuild", "aging", "fgcost"]
+WORKLOADS = ["zipf", "uniform", "hotstream", "hotmmap", "mmapstream", "idle", "anon", "kbuild", "aging", "fgcost"]
 PAIRS = [("mglru", "classic"), ("series", "classic"), ("series", "mglru"),
          ("fg-off", "series"), ("pud-off", "series")]
 REQUIRED = {"workload": str, "params": dict, "arm": str, "kernel": str,
