@@ -154,33 +154,21 @@ static int next_stream_file(void)
 	return fd;
 }
 
-/*
- * Stream one file through a shared mapping, CHUNK bytes at a time, one load
- * per BLOCK, calling @each after every CHUNK; returns the bytes streamed.
- */
-static long long map_stream(int fd, void (*each)(void))
+/* Map a whole stream file read-only and shared; its size in *@size. */
+static const volatile char *map_file(int fd, size_t *size)
 {
-	long long total = 0;
-	volatile char sink;
 	struct stat st;
-	char *p;
+	void *p;
 
 	if (fstat(fd, &st))
 		die("fstat stream: %s", strerror(errno));
-	if (!st.st_size)
-		return 0;
-	p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	*size = st.st_size;
+	if (!*size)
+		return NULL;
+	p = mmap(NULL, *size, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		die("mmap stream: %s", strerror(errno));
-	for (off_t off = 0; off + CHUNK <= st.st_size; off += CHUNK) {
-		for (off_t b = 0; b < CHUNK; b += BLOCK)
-			sink = p[off + b];
-		total += CHUNK;
-		each();
-	}
-	(void)sink;
-	munmap(p, st.st_size);
-	return total;
+	return p;
 }
 
 static const char *dev;
@@ -200,39 +188,45 @@ static void phase_end_json(void)
 	printf(",\"cache_pages\":%lld", (memcg_stat("file") - memcg_stat("shmem")) / BLOCK);
 }
 
-/* mix(): the hot reads after each CHUNK of the stream, and their hits */
-static long mix_k;
-static long long hot_reads, hits;
-
-static void mix_hot_reads(void)
+/* The K hot reads after each CHUNK of the stream, counting their hits. */
+static void hot_reads_after_chunk(long k, long long *hits, long long *reads)
 {
-	for (long i = 0; i < mix_k; i++) {
-		hits += hot_read(1);
-		hot_reads++;
+	for (long i = 0; i < k; i++) {
+		*hits += hot_read(1);
+		(*reads)++;
 	}
 }
 
 static void mix(long k, long warm, int stream_mapped)
 {
-	long long streamed = 0;
+	long long hot_reads = 0, hits = 0, streamed = 0;
 	double t;
 	ssize_t n;
 	int fd;
 
-	mix_k = k;
 	for (long i = 0; i < warm; i++)
 		read_all(hot_seq);
 	phase_start();
 	t = now_us();
 	while ((fd = next_stream_file()) >= 0) {
 		if (stream_mapped) {
-			streamed += map_stream(fd, mix_hot_reads);
+			size_t size;
+			const volatile char *p = map_file(fd, &size);
+
+			for (size_t off = 0; off + CHUNK <= size; off += CHUNK) {
+				for (size_t b = 0; b < CHUNK; b += BLOCK)
+					(void)p[off + b];
+				streamed += CHUNK;
+				hot_reads_after_chunk(k, &hits, &hot_reads);
+			}
+			if (p)
+				munmap((void *)p, size);
 			close(fd);
 			continue;
 		}
 		while ((n = read(fd, buf, CHUNK)) > 0) {
 			streamed += n;
-			mix_hot_reads();
+			hot_reads_after_chunk(k, &hits, &hot_reads);
 		}
 		if (n < 0)
 			die("read stream: %s", strerror(errno));
