@@ -79,8 +79,22 @@ enter_memcg() {
 
 snap() { awk -v k="$2" '$1 == k { print $2 }' "$work/snap.$1"; } # snap pre|post KEY
 
-record() { # record METRICS_JSON
-	echo "### BENCH-RECORD {\"kernel_release\":\"$(uname -r)\",\"enabled\":\"$caps\",\"metrics\":$1}"
+# memcg_metrics: the working-set events and the memory pressure stall of the
+# cell's memcg since it was created, as JSON members: what PSI-based daemons
+# (oomd, lmkd) see of the cell
+memcg_metrics() {
+	[ -n "$cg" ] && [ -f "$cg/memory.stat" ] || return 0
+	awk '$1 ~ /^workingset_(refault|activate|restore)_(anon|file)$/ {
+			sub(/^workingset_/, "", $1); printf ",\"ws_%s\":%d", $1, $2 }' "$cg/memory.stat"
+	[ -f "$cg/memory.pressure" ] || return 0
+	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^total=/) {
+			sub(/^total=/, "", $i); printf ",\"psi_%s_us\":%d", $1, $i } }' \
+		"$cg/memory.pressure"
+}
+
+record() { # record METRICS_JSON: with memcg_metrics() added to the object
+	m=$(printf '%s' "$1" | sed 's/}[[:space:]]*$//')
+	echo "### BENCH-RECORD {\"kernel_release\":\"$(uname -r)\",\"enabled\":\"$caps\",\"metrics\":$m$(memcg_metrics)}}"
 }
 
 # fio: warm-up job, then the measured job between two counter snapshots.
