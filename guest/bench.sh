@@ -68,6 +68,15 @@ fi
 caps=$($query caps)
 echo "kernel $(uname -r), lru_gen/enabled $caps, data disk ${DATA_DEV:-none}"
 
+# sys_snap: the system's reclaim counters (/proc/vmstat, with
+# CONFIG_VM_EVENT_COUNTERS) and file LRU sizes (KiB), as KEY VALUE lines
+sys_snap() {
+	awk '$1 ~ /^(pgscan|pgsteal)_(kswapd|direct)$/ { print $1, $2 }' /proc/vmstat
+	awk '$1 == "Active(file):" { print "active_file_kb", $2 }
+		$1 == "Inactive(file):" { print "inactive_file_kb", $2 }' /proc/meminfo
+}
+sys_snap > "$work/sys.pre"
+
 # enter_memcg MIB SWAP: move this shell into a fresh memcg of MIB MiB, of a
 # unique name (lru_gen lists dying memcgs too)
 enter_memcg() {
@@ -79,22 +88,35 @@ enter_memcg() {
 
 snap() { awk -v k="$2" '$1 == k { print $2 }' "$work/snap.$1"; } # snap pre|post KEY
 
-# memcg_metrics: the working-set events and the memory pressure stall of the
-# cell's memcg since it was created, as JSON members: what PSI-based daemons
-# (oomd, lmkd) see of the cell
+# memcg_metrics: the working-set events, the reclaim scans and steals and the
+# memory pressure stall of the cell's memcg since it was created, and its file
+# LRU sizes at the end (it starts empty), as JSON members: what PSI-based
+# daemons (oomd, lmkd) see of the cell
 memcg_metrics() {
 	[ -n "$cg" ] && [ -f "$cg/memory.stat" ] || return 0
 	awk '$1 ~ /^workingset_(refault|activate|restore)_(anon|file)$/ {
-			sub(/^workingset_/, "", $1); printf ",\"ws_%s\":%d", $1, $2 }' "$cg/memory.stat"
+			sub(/^workingset_/, "", $1); printf ",\"ws_%s\":%d", $1, $2 }
+		$1 ~ /^(pgscan|pgsteal)(_kswapd|_direct)?$/ { printf ",\"%s\":%d", $1, $2 }
+		$1 ~ /^(in)?active_file$/ { printf ",\"%s_kb_after\":%d", $1, $2 / 1024 }' "$cg/memory.stat"
 	[ -f "$cg/memory.pressure" ] || return 0
 	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^total=/) {
 			sub(/^total=/, "", $i); printf ",\"psi_%s_us\":%d", $1, $i } }' \
 		"$cg/memory.pressure"
 }
 
-record() { # record METRICS_JSON: with memcg_metrics() added to the object
+# sys_metrics: since the cell started, the system's pgscan/pgsteal by kswapd
+# and direct reclaim, as sys_* JSON members, and its file LRU sizes before
+# and after, for the cells that run without a memcg limit (global pressure)
+sys_metrics() {
+	sys_snap > "$work/sys.post"
+	awk 'NR == FNR { pre[$1] = $2; next }
+		$1 ~ /_kb$/ { printf ",\"sys_%s_before\":%d,\"sys_%s_after\":%d", $1, pre[$1], $1, $2; next }
+		{ printf ",\"sys_%s\":%d", $1, $2 - pre[$1] }' "$work/sys.pre" "$work/sys.post"
+}
+
+record() { # record METRICS_JSON: with memcg_metrics() and sys_metrics() added
 	m=$(printf '%s' "$1" | sed 's/}[[:space:]]*$//')
-	echo "### BENCH-RECORD {\"kernel_release\":\"$(uname -r)\",\"enabled\":\"$caps\",\"metrics\":$m$(memcg_metrics)}}"
+	echo "### BENCH-RECORD {\"kernel_release\":\"$(uname -r)\",\"enabled\":\"$caps\",\"metrics\":$m$(memcg_metrics)$(sys_metrics)}}"
 }
 
 # fio: warm-up job, then the measured job between two counter snapshots.
