@@ -18,12 +18,18 @@
 #     targets (directories of its tools/, separated by commas)
 #   fgswitch: ops rounds                     jumps: k
 #   aging: sparse_gib thp (0 or 1) hot_mib passes
+#   sqlite: keys stride (the hot keys of /mnt/data/lookup.db) k
+#   global: shape (stream or anon) budget_mib, and k for stream,
+#     anon_mib hot_mib hot_pct ops for anon; memcg is the cell's, unlimited
+#   probe: kib interval_ms passes (of the stream, in the sibling memcg)
 set -eu
 query=/guest/lru_gen_query
 data=/mnt/data
 # the memcg of the cell (enter_memcg), also for the "snap" runs fio starts
 cg=${BENCH_CG:-}
-fio="/guest/lib/ld-linux-x86-64.so.2 --library-path /guest/lib /guest/fio"
+# the dynamic loader for fio, sqlite_lookup and grep, with their libraries
+ld="/guest/lib/ld-linux-x86-64.so.2 --library-path /guest/lib"
+fio="$ld /guest/fio"
 # scratch files of this boot (tmpfs), shared with the "snap" runs fio starts
 work=${BENCH_WORK:-$(mktemp -d)}
 export BENCH_WORK="$work"
@@ -55,7 +61,7 @@ shift 3
 for kv; do
 	key=${kv%%=*}
 	case $key in
-	memcg | job | k | advice | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | swap | src | targets | sparse_gib | thp)
+	memcg | job | k | advice | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | swap | src | targets | sparse_gib | thp | keys | stride | shape | budget_mib | kib | interval_ms)
 		eval "p_$key=\${kv#*=}" ;;
 	*) fail "unknown parameter '$kv'" ;;
 	esac
@@ -68,23 +74,34 @@ fi
 caps=$($query caps)
 echo "kernel $(uname -r), lru_gen/enabled $caps, data disk ${DATA_DEV:-none}"
 
+# psi_totals FILE: "psi_some_us N" and "psi_full_us N" of a memory.pressure
+psi_totals() {
+	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^total=/) {
+			sub(/^total=/, "", $i); print "psi_" $1 "_us", $i } }' "$1"
+}
+
 # sys_snap: the system's reclaim counters (/proc/vmstat, with
-# CONFIG_VM_EVENT_COUNTERS) and file LRU sizes (KiB), as KEY VALUE lines
+# CONFIG_VM_EVENT_COUNTERS), working-set events, memory pressure stall
+# totals (us) and file LRU sizes (KiB), as KEY VALUE lines
 sys_snap() {
-	awk '$1 ~ /^(pgscan|pgsteal)_(kswapd|direct)$/ { print $1, $2 }' /proc/vmstat
+	awk '$1 ~ /^(pgscan|pgsteal)_(kswapd|direct)$/ ||
+		$1 ~ /^workingset_(refault|activate|restore)_(anon|file)$/ { print $1, $2 }' /proc/vmstat
+	psi_totals /proc/pressure/memory
 	awk '$1 == "Active(file):" { print "active_file_kb", $2 }
 		$1 == "Inactive(file):" { print "inactive_file_kb", $2 }' /proc/meminfo
 }
 sys_snap > "$work/sys.pre"
 
-# enter_memcg MIB SWAP: move this shell into a fresh memcg of MIB MiB, of a
-# unique name (lru_gen lists dying memcgs too)
-enter_memcg() {
-	cg=$($query memcg-create bench $$) || fail "cannot create a memcg"
+# new_memcg MIB|max SWAP [PID]: a fresh memcg of MIB MiB (max: no limit),
+# of a unique name (lru_gen lists dying memcgs too), PID moved into it, as
+# the cell's memcg $cg
+new_memcg() {
+	cg=$($query memcg-create bench ${3:+"$3"}) || fail "cannot create a memcg"
 	export BENCH_CG="$cg"
-	echo $(($1 << 20)) > "$cg/memory.max"
+	if [ "$1" = max ]; then echo max; else echo $(($1 << 20)); fi > "$cg/memory.max"
 	echo "$2" > "$cg/memory.swap.max"
 }
+enter_memcg() { new_memcg "$1" "$2" $$; } # enter_memcg MIB|max SWAP: this shell
 
 snap() { awk -v k="$2" '$1 == k { print $2 }' "$work/snap.$1"; } # snap pre|post KEY
 
@@ -99,14 +116,13 @@ memcg_metrics() {
 		$1 ~ /^(pgscan|pgsteal)(_kswapd|_direct)?$/ { printf ",\"%s\":%d", $1, $2 }
 		$1 ~ /^(in)?active_file$/ { printf ",\"%s_kb_after\":%d", $1, $2 / 1024 }' "$cg/memory.stat"
 	[ -f "$cg/memory.pressure" ] || return 0
-	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^total=/) {
-			sub(/^total=/, "", $i); printf ",\"psi_%s_us\":%d", $1, $i } }' \
-		"$cg/memory.pressure"
+	psi_totals "$cg/memory.pressure" | awk '{ printf ",\"%s\":%d", $1, $2 }'
 }
 
-# sys_metrics: since the cell started, the system's pgscan/pgsteal by kswapd
-# and direct reclaim, as sys_* JSON members, and its file LRU sizes before
-# and after, for the cells that run without a memcg limit (global pressure)
+# sys_metrics: since the cell started (global: since mempin), the system's
+# pgscan/pgsteal by kswapd and direct reclaim, working-set events and PSI,
+# as sys_* JSON members, and its file LRU sizes before and after, for the
+# cells that run without a memcg limit (global pressure)
 sys_metrics() {
 	sys_snap > "$work/sys.post"
 	awk 'NR == FNR { pre[$1] = $2; next }
@@ -284,6 +300,62 @@ kbuild)
 				v["pgscan"], v["pgsteal"], (b[1] - a[1]) / 8, (b[2] - a[2]) / 8
 			printf "\"peak_mib\":%.1f,\"oom_kill\":%d}\n", peak / 1048576, e["oom_kill"]
 		}' "$cg/memory.stat" "$cg/memory.events")" ;;
+sqlite)
+	# hot key lookups, k per 64 KiB that GNU grep reads of the stream, which
+	# it reads once (exit 1: no match, all read), in one memcg; both run
+	# with the guest's copies of their libraries
+	enter_memcg "$p_memcg" 0
+	# the shell of the stream expands $1 and $2
+	# shellcheck disable=SC2016,SC2086 # $ld: the loader and its option
+	m=$($ld /guest/sqlite_lookup -D $data/lookup.db -n "$p_keys" -t "$p_stride" -k "$p_k" \
+		-d "$DATA_DEV" -- sh -c '$1 /guest/grep -r -q "no such line" "$2"; [ $? = 1 ]' \
+		sh "$ld" $data/stream)
+	cat "$cg/memory.stat"
+	record "$m" ;;
+global)
+	# No memcg limit: mempin locks the initramfs's files and the guest's
+	# free memory but budget_mib, and kswapd and direct reclaim make room
+	# for the workload.  The counters
+	# of the record start once the memory is pinned.
+	/guest/mempin -r -l "$p_budget_mib" > "$work/pin" &
+	pin=$!
+	# the OOM killer's first choice otherwise: the cell would lose its pressure
+	echo -1000 > /proc/$pin/oom_score_adj
+	until [ -s "$work/pin" ]; do
+		kill -0 $pin 2> /dev/null || fail "mempin -l $p_budget_mib failed"
+		sleep 1
+	done
+	cat "$work/pin"
+	pin_free=$(sed -n 's/.*free \([0-9]*\) MiB/\1/p' "$work/pin")
+	sys_snap > "$work/sys.pre"
+	case $p_shape in
+	stream)
+		enter_memcg max 0
+		m=$(/guest/hotstream mix -H $data/hot.bin -s $data/stream -k "$p_k" -d "$DATA_DEV") ;;
+	anon)
+		enter_memcg max max
+		m=$(/guest/anon_churn -s "$p_anon_mib" -H "$p_hot_mib" -P "$p_hot_pct" -n "$p_ops" -d zram0) ;;
+	*) fail "shape=$p_shape: stream or anon" ;;
+	esac
+	kill -0 $pin 2> /dev/null || fail "mempin died during the cell"
+	kill $pin
+	cat /proc/vmstat /proc/pressure/memory
+	record "${m%\}},\"pin_free_mib\":$pin_free}" ;;
+probe)
+	# A parent memcg of memcg MiB with two children: this shell, which
+	# probes the hot file, and the stream's, which reads every stream file
+	# passes times.  Records cover both (memory.stat is hierarchical).
+	new_memcg "$p_memcg" 0
+	echo +memory > "$cg/cgroup.subtree_control"
+	mkdir "$cg/probe" "$cg/stream"
+	echo $$ > "$cg/probe/cgroup.procs"
+	# the stream's shell expands $1 and $2
+	# shellcheck disable=SC2016
+	m=$(/guest/hotstream probe -H $data/hot.bin -b "$p_kib" -i "$p_interval_ms" -d "$DATA_DEV" \
+		-c "${cg#/sys/fs/cgroup}/stream" -- sh -c '
+			for _ in $(seq 1 "$1"); do cat "$2"/* > /dev/null; done' sh "$p_passes" $data/stream)
+	cat "$cg/memory.stat"
+	record "$m" ;;
 aging)
 	# aging_cost makes its own memcg (no limit); keep its per-pass metrics
 	thp_opt=

@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 	}
 	if (psi >= 0) {
 		psi = psi_some_us() - psi;
-		printf(",\"psi_some_us\":%lld,\"psi\":%.4f", psi, psi / wall);
+		printf(",\"churn_psi_some_us\":%lld,\"churn_psi\":%.4f", psi, psi / wall);
 	}
 	printf("}\n");
 	return 0;

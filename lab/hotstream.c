@@ -22,6 +22,13 @@
  *   hotstream fit  -H HOT -n OPS
  *	Read HOT fully twice, then time OPS random 4 KiB pread()s of it (all
  *	hits if HOT fits in memory): the cost of a page-cache hit.
+ *   hotstream probe -H HOT -b KIB -i MS -c CGROUP -- COMMAND [ARG...]
+ *	A latency probe: run COMMAND in the cgroup CGROUP (e.g. a stream in a
+ *	sibling memcg), and while it runs, every MS milliseconds read the first
+ *	KIB KiB of HOT with one pread(), timed, after a cachestat() of that
+ *	range counts its pages that are not cached.  Reports the number of
+ *	probes, those that missed at least one page, the pages missed, the
+ *	probe latency (median, 99th percentile, maximum) and COMMAND's time.
  *
  * Prints one JSON object of metrics.  Refaults are the workingset_refault_file
  * delta of the memcg the process runs in, device read I/Os those of DEV
@@ -31,32 +38,11 @@
 #include <dirent.h>
 #include <stdint.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include "lrugen.h"
 
 #define CHUNK		(64 << 10)
 #define BLOCK		4096
-#define NR_CACHESTAT	451
-
-struct cachestat_range {
-	uint64_t off, len;
-};
-
-struct cachestat {
-	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
-};
-
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t cached_pages(int fd, uint64_t off, uint64_t len)
-{
-	struct cachestat_range r = { off, len };
-	struct cachestat cs;
-
-	if (syscall(NR_CACHESTAT, fd, &r, &cs, 0))
-		die("cachestat: %s", strerror(errno));
-	return cs.nr_cache;
-}
 
 static char buf[CHUNK];
 
@@ -288,19 +274,76 @@ static void fit(long ops)
 	       (double)cached_pages(hot_rnd, 0, hot_pages * BLOCK) / hot_pages);
 }
 
+static void probe(long kib, long ms, const char *cg, char *const *cmd)
+{
+	uint64_t len = kib << 10, pages = (len + BLOCK - 1) / BLOCK;
+	long long misses = 0, missed_pages = 0;
+	struct samples lat = { 0 };
+	struct timespec next;
+	double t0, t;
+	pid_t pid;
+	int status;
+
+	if (len > hot_pages * BLOCK)
+		die("-b %ld: the hot file has only %llu KiB", kib,
+		    (unsigned long long)hot_pages * BLOCK >> 10);
+	/* accessed twice: hot before the first probe */
+	for (int i = 0; i < 2; i++)
+		if (pread(hot_rnd, buf, len, 0) != (ssize_t)len)
+			die("pread hot: %s", strerror(errno));
+	phase_start();
+	t0 = now_us();
+	pid = spawn(cmd, cg);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while ((status = spawn_status(pid)) < 0) {
+		uint64_t missing = pages - cached_pages(hot_rnd, 0, len);
+
+		t = now_us();
+		if (pread(hot_rnd, buf, len, 0) != (ssize_t)len)
+			die("pread hot: %s", strerror(errno));
+		t = now_us() - t;
+		samples_add(&lat, t);
+		misses += !!missing;
+		missed_pages += missing;
+		/* the next tick; after a late probe, one interval from now */
+		if (now_us() > next.tv_sec * 1e6 + next.tv_nsec / 1e3 + ms * 1000)
+			clock_gettime(CLOCK_MONOTONIC, &next);
+		next.tv_nsec += ms * 1000000;
+		next.tv_sec += next.tv_nsec / 1000000000;
+		next.tv_nsec %= 1000000000;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	t = now_us() - t0;
+	if (status)
+		die("%s exited with status %d", cmd[0], status);
+	if (!lat.n)
+		die("%s ended before the first probe", cmd[0]);
+	samples_sort(&lat);
+	printf("{\"probes\":%lld,\"probe_misses\":%lld,\"missed_pages\":%lld,"
+	       "\"miss_ratio\":%.5f,\"p50_us\":%.1f,\"p99_us\":%.1f,\"max_us\":%.1f,"
+	       "\"command_s\":%.2f,",
+	       (long long)lat.n, misses, missed_pages, (double)misses / lat.n,
+	       percentile(&lat, 50), percentile(&lat, 99), lat.v[lat.n - 1],
+	       t / 1e6);
+	phase_end_json();
+	printf("}\n");
+	free(lat.v);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV] [-m ADVICE] [-S]\n"
 		"       hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]\n"
-		"       hotstream fit  -H HOT -n OPS\n");
+		"       hotstream fit  -H HOT -n OPS\n"
+		"       hotstream probe -H HOT -b KIB -i MS -c CGROUP -- COMMAND [ARG...]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	long k = 0, warm = 1, rounds = 0, passes = 0, budget = 0, ops = 0;
-	const char *advice = NULL;
+	long k = 0, warm = 1, rounds = 0, passes = 0, budget = 0, ops = 0, ms = 0;
+	const char *advice = NULL, *cg = NULL;
 	const char *hot = NULL, *dir = NULL, *mode;
 	int opt, stream_mapped = 0;
 
@@ -308,7 +351,7 @@ int main(int argc, char **argv)
 		usage();
 	mode = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "H:s:k:w:d:r:p:b:n:m:S")) != -1) {
+	while ((opt = getopt(argc, argv, "H:s:k:w:d:r:p:b:n:m:Si:c:")) != -1) {
 		switch (opt) {
 		case 'H': hot = optarg; break;
 		case 's': dir = optarg; break;
@@ -321,13 +364,18 @@ int main(int argc, char **argv)
 		case 'n': ops = num(optarg, 1, 1L << 40, "-n"); break;
 		case 'm': advice = optarg; break;
 		case 'S': stream_mapped = 1; break;
+		case 'i': ms = num(optarg, 1, 10000, "-i"); break;
+		case 'c': cg = optarg; break;
 		default: usage();
 		}
 	}
-	if (!hot || optind != argc)
+	/* only probe takes a command, after "--" */
+	if (!hot || (optind != argc) != !strcmp(mode, "probe"))
 		usage();
 	open_hot(hot);
 	if ((advice || stream_mapped) && strcmp(mode, "mix"))
+		usage();
+	if ((ms || cg) && strcmp(mode, "probe"))
 		usage();
 	if (!strcmp(mode, "mix") && dir && k) {
 		if (advice)
@@ -339,6 +387,10 @@ int main(int argc, char **argv)
 		idle(rounds, passes, budget);
 	} else if (!strcmp(mode, "fit") && ops) {
 		fit(ops);
+	} else if (!strcmp(mode, "probe") && budget && ms && cg) {
+		if (budget > CHUNK >> 10)
+			die("-b %ld: a probe reads at most %d KiB", budget, CHUNK >> 10);
+		probe(budget, ms, cg, argv + optind);
 	} else {
 		usage();
 	}

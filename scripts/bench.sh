@@ -14,7 +14,9 @@
 #
 # Workloads (arms; sizes at the default / QUICK=1 scale in the README):
 #   zipf      fio zipf THETAS, 4 KiB buffered random reads of a FILE_MIB file
-#             in a MEMCG_MIB memcg: warm-up job, then a measured job
+#             in a MEMCG_MIB memcg: warm-up job of 4 requests per page of
+#             the file (at least ZIPF_IOS), so that the measured job of
+#             ZIPF_IOS requests sees the steady state, not first references
 #   uniform   the same with uniform random offsets (miss ~ 1 - C/N)
 #   hotstream K random hot 4 KiB reads per 64 KiB of a one-shot stream (KS)
 #   hotmmap   the same, each hot read a load through a shared mapping (KS),
@@ -39,6 +41,20 @@
 #   fgcost    random reads of a hot file that fits: ops/s (mglru series fg-off)
 #   fgswitch  the same inside one boot, by 1 and by 2 readers of the file,
 #             with bit 0x0010 switched on and off 20 times (series)
+#   sqlite    lookups of hot keys (HOT_MIB of leaf pages) of an SQLITE_MIB
+#             SQLite database while GNU 'grep -r' reads the stream once, 2
+#             lookups per 64 KiB the disk reads, in a MEMCG_MIB memcg:
+#             latency p50/p99, the database's page hit ratio and misses per
+#             lookup, the stream's time
+#   global    no memcg limit: the initramfs and the guest's free memory but
+#             MEMCG_MIB are locked (lab/mempin), so kswapd and direct
+#             reclaim do the work; shapes
+#             "stream" (hotstream at K=4) and "anon" (anon's churn, zram)
+#   probe     a latency probe: the first 64 KiB of the hot file read every
+#             10 ms in one memcg while a sibling streams the stream files
+#             PROBE_PASSES times, both under a parent of MEMCG_MIB: probe
+#             latency p50/p99 and probes that missed
+#             (sqlite, global, probe: classic mglru series fg-off)
 #   jumps     hotstream at K=4 with forced aging steps: how much active_file
 #             of memory.stat moves across one step (mglru series)
 #
@@ -47,9 +63,12 @@
 #   ARMS       subset of "classic mglru series fg-off pud-off" (default: all;
 #              each workload runs on the arms that make sense for it)
 #   REPS       repetitions per arm (default 3, QUICK 1)
-#   QUICK=1    smaller sizes, fewer cells: about 11 minutes
+#   QUICK=1    smaller sizes, fewer cells: about 11 minutes with the kernels
+#              built
 #   BENCH_BUILD=0  use the existing bzImages, do not run kbuild
 #   MEMCG_MIB FILE_MIB HOT_MIB STREAM_MIB THETAS KS ZIPF_IOS   the scale
+#   SQLITE_MIB the database (default 2 x MEMCG_MIB, at least 2 x HOT_MIB)
+#   PROBE_PASSES  probe's passes over the stream (default 8)
 #   MMAP_ADVICES  hotmmap's advice, "normal", "random" or both (default)
 #   SWAPS      anon's swap, "zram", "disk" or both (default)
 #   KBUILD_MEMCG_MIB  kbuild's memcg (default 192, QUICK 80)
@@ -64,17 +83,19 @@
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle anon kbuild aging fgcost fgswitch jumps"
+ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle anon kbuild aging fgcost fgswitch jumps sqlite global probe"
 ALL_ARMS="classic mglru series fg-off pud-off"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
 	: "${REPS:=1}" "${MEMCG_MIB:=32}" "${HOT_MIB:=8}" "${STREAM_MIB:=128}"
-	: "${THETAS:=0.8 1.2}" "${KS:=4}" "${ZIPF_IOS:=20000}" "${CELL_TIMEOUT:=300}"
+	: "${THETAS:=0.9}" "${KS:=4}" "${ZIPF_IOS:=20000}" "${CELL_TIMEOUT:=300}"
+	: "${PROBE_PASSES:=8}"
 	: "${KBUILD_TARGETS:=objtool}" "${KBUILD_MEMCG_MIB:=80}"
 	aging_sparse=16 aging_passes=30 fit_ops=50000 anon_ops=200000 idle_rounds=2
 else
 	: "${REPS:=3}" "${MEMCG_MIB:=64}" "${HOT_MIB:=16}" "${STREAM_MIB:=256}"
-	: "${THETAS:=0.8 1.2}" "${KS:=2 4 8}" "${ZIPF_IOS:=50000}" "${CELL_TIMEOUT:=900}"
+	: "${THETAS:=0.8 0.9 1.1 1.2}" "${KS:=2 4 8}" "${ZIPF_IOS:=50000}" "${CELL_TIMEOUT:=900}"
+	: "${PROBE_PASSES:=8}"
 	: "${KBUILD_TARGETS:=objtool lib/bpf}" "${KBUILD_MEMCG_MIB:=192}"
 	aging_sparse=64 aging_passes=100 fit_ops=200000 anon_ops=400000 idle_rounds=3
 fi
@@ -107,6 +128,13 @@ uint STREAM_MIB "$STREAM_MIB" 8
 # the stream is cut into files of this size
 STREAM_FILE_MIB=$((STREAM_MIB >= 256 ? 8 : 4))
 uint ZIPF_IOS "$ZIPF_IOS" 1000
+SQLITE_MIB=${SQLITE_MIB:-$((2 * MEMCG_MIB))}
+uint SQLITE_MIB "$SQLITE_MIB" 1
+case " $WORKLOADS " in *" sqlite "*)
+	[ "$SQLITE_MIB" -ge $((2 * HOT_MIB)) ] ||
+		die "SQLITE_MIB=$SQLITE_MIB: must be at least 2 x HOT_MIB ($((2 * HOT_MIB)))" ;;
+esac
+uint PROBE_PASSES "$PROBE_PASSES" 1
 uint MEM_MIB "$MEM_MIB" 512
 uint ZRAM_MIB "$ZRAM_MIB" 0
 uint SWAP_MIB "$SWAP_MIB" 1
@@ -153,6 +181,11 @@ case " $WORKLOADS " in *" anon "*)
 		[ "$SWAP_MIB" -ge "$anon_mib" ] || die "SWAP_MIB=$SWAP_MIB: anon needs at least $anon_mib" ;;
 	esac ;;
 esac
+case " $WORKLOADS " in *" global "*)
+	[ "$ZRAM_MIB" -ge "$anon_mib" ] || die "ZRAM_MIB=$ZRAM_MIB: global's anon shape needs at least $anon_mib"
+	[ $((MEMCG_MIB + ZRAM_MIB / 2 + 384)) -le "$MEM_MIB" ] ||
+		die "MEMCG_MIB + ZRAM_MIB / 2 + 384 must fit MEM_MIB=$MEM_MIB (global)" ;;
+esac
 # kbuild: the base tree's tools/ on the host, read by the guest over 9p
 kbuild_src=$BUILD/base-tree
 case " $WORKLOADS " in *" kbuild "*)
@@ -169,12 +202,12 @@ case " $WORKLOADS " in *" kbuild "*)
 	[ "$BENCH_BUILD" = 1 ] || [ -d "$kbuild_src/tools/lib/bpf" ] ||
 		die "BENCH_BUILD=0 but no base tree at $kbuild_src (kbuild builds its tools/)" ;;
 esac
-files_mib=$((FILE_MIB + HOT_MIB + STREAM_MIB / STREAM_FILE_MIB * STREAM_FILE_MIB))
+files_mib=$((FILE_MIB + HOT_MIB + STREAM_MIB / STREAM_FILE_MIB * STREAM_FILE_MIB + SQLITE_MIB + SQLITE_MIB / 32))
 need_mib=$((files_mib + files_mib / 16 + 32))	# ext4 metadata and slack
 DISK_MIB=${DISK_MIB:-$need_mib}
 uint DISK_MIB "$DISK_MIB" 1
 [ "$DISK_MIB" -ge "$need_mib" ] ||
-	die "the file set ($files_mib MiB: data $FILE_MIB, hot $HOT_MIB, stream $STREAM_MIB) does not fit DISK_MIB=$DISK_MIB (needs $need_mib)"
+	die "the file set ($files_mib MiB: data $FILE_MIB, hot $HOT_MIB, stream $STREAM_MIB, sqlite $SQLITE_MIB) does not fit DISK_MIB=$DISK_MIB (needs $need_mib)"
 
 series_img=$BUILD/out-bench/arch/x86/boot/bzImage
 base_img=$BUILD/out-bench-base/arch/x86/boot/bzImage
@@ -183,9 +216,11 @@ if [ "$BENCH_BUILD" = 0 ]; then
 	[ -f "$base_img" ] || die "BENCH_BUILD=0 but no $base_img"
 fi
 command -v fio > /dev/null || die "fio missing: run 'make setup'"
+command -v sqlite3 > /dev/null || die "sqlite3 missing: run 'make setup'"
+[ -f /usr/include/sqlite3.h ] || die "libsqlite3-dev missing: run 'make setup'"
 
 dir=$BUILD/bench
-img=$dir/data-f${FILE_MIB}-h${HOT_MIB}-s${STREAM_MIB}-d${DISK_MIB}.img
+img=$dir/data-f${FILE_MIB}-h${HOT_MIB}-s${STREAM_MIB}-q${SQLITE_MIB}-d${DISK_MIB}.img
 free_mib=$(df -Pm "$TOP" | awk 'NR == 2 { print $4 }')
 [ -f "$img" ] || [ "$free_mib" -ge $((2 * DISK_MIB + 1024)) ] ||
 	die "$free_mib MiB free, the data disk needs $((2 * DISK_MIB + 1024))"
@@ -229,12 +264,17 @@ for w in $WORKLOADS; do
 	case $w in
 	zipf)
 		for t in $THETAS; do
-			# theta > 1 touches few distinct pages: warm up 4x longer
-			# (more pages than fit the memcg must have been read)
-			warm=$ZIPF_IOS ios=$ZIPF_IOS
-			if awk -v t="$t" 'BEGIN { exit !(t > 1) }'; then warm=$((4 * ZIPF_IOS)); fi
-			job=zipf-$t-f$FILE_MIB-w$warm-n$ios
-			fio_job "$job" "zipf:$t" "$warm" "$ios"
+			# steady state: 4 requests per page of the file in the
+			# warm-up (50 k over 65 k pages left every online policy
+			# near its cold-start miss ratio at theta 0.8)
+			warm=$((4 * FILE_MIB * 256)) ios=$ZIPF_IOS
+			[ "$warm" -ge "$ZIPF_IOS" ] || warm=$ZIPF_IOS
+			# The center 0.5 fixes where fio puts the hottest page: without
+			# one, fio 3.33 draws it from the job's seed, which differs
+			# between the two jobs, and the measured job's hot set would be
+			# one the warm-up never read.
+			job=zipf-$t-c0.5-f$FILE_MIB-w$warm-n$ios
+			fio_job "$job" "zipf:$t:0.5" "$warm" "$ios"
 			groups+=("zipf|{\"theta\":$t,\"file_mib\":$FILE_MIB,\"memcg_mib\":$MEMCG_MIB,\"warm_ios\":$warm,\"ios\":$ios}|jobs/$job.fio|$pc_arms|job=$job.fio memcg=$MEMCG_MIB")
 		done ;;
 	uniform)
@@ -275,6 +315,16 @@ for w in $WORKLOADS; do
 		groups+=("fgcost|{\"hot_mib\":$HOT_MIB,\"ops\":$fit_ops,\"memcg_mib\":$MEMCG_MIB}||mglru series fg-off|ops=$fit_ops memcg=$MEMCG_MIB") ;;
 	fgswitch)
 		groups+=("fgswitch|{\"hot_mib\":$HOT_MIB,\"ops\":$((fit_ops / 4)),\"rounds\":20,\"memcg_mib\":$MEMCG_MIB}||series|ops=$((fit_ops / 4)) rounds=20 memcg=$MEMCG_MIB") ;;
+	sqlite)
+		# 4 rows of 900 bytes per 4 KiB page: one hot key per page of a
+		# HOT_MIB share of the leaves, spread over the database
+		rows=$((SQLITE_MIB * 1024)) keys=$((HOT_MIB * 256))
+		groups+=("sqlite|{\"db_mib\":$SQLITE_MIB,\"hot_keys\":$keys,\"k\":2,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|keys=$keys stride=$((rows / keys)) k=2 memcg=$MEMCG_MIB") ;;
+	global)
+		groups+=("global|{\"shape\":\"stream\",\"k\":4,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"budget_mib\":$MEMCG_MIB}||$pc_arms|shape=stream k=4 budget_mib=$MEMCG_MIB")
+		groups+=("global|{\"shape\":\"anon\",\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"budget_mib\":$MEMCG_MIB,\"swap\":\"zram\"}||$pc_arms|shape=anon anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops budget_mib=$MEMCG_MIB") ;;
+	probe)
+		groups+=("probe|{\"kib\":64,\"interval_ms\":10,\"passes\":$PROBE_PASSES,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|kib=64 interval_ms=10 passes=$PROBE_PASSES memcg=$MEMCG_MIB") ;;
 	jumps)
 		groups+=("jumps|{\"k\":4,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||mglru series|k=4 memcg=$MEMCG_MIB") ;;
 	esac
@@ -301,11 +351,13 @@ rm -rf "$guest/jobs"
 mkdir -p "$guest/lib" "$guest/jobs"
 "$TOP/scripts/lab-build.sh" "$guest"
 find "$dir/jobs" -name "*.fio" -exec cp {} "$guest/jobs/" \;
-# fio and its shared libraries (run through the dynamic loader)
-cp -uL /usr/bin/fio "$guest/fio"
-ldd /usr/bin/fio | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+# fio, GNU grep and sqlite_lookup (Debian's libsqlite3) run through the
+# dynamic loader with copies of the host's shared libraries
+cp -uL /usr/bin/fio /usr/bin/grep "$guest/"
+ldd /usr/bin/fio /usr/bin/grep "$guest/sqlite_lookup" |
+	awk '$3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /:$/ { print $1 }' |
 	while read -r lib; do cp -uL "$lib" "$guest/lib/"; done
-[ -f "$guest/lib/ld-linux-x86-64.so.2" ] || die "no dynamic loader in fio's ldd output"
+[ -f "$guest/lib/ld-linux-x86-64.so.2" ] || die "no dynamic loader in the ldd output"
 
 if [ ! -f "$img" ]; then
 	note "creating the data disk $img ($DISK_MIB MiB)"
@@ -318,6 +370,11 @@ if [ ! -f "$img" ]; then
 	for i in $(seq 0 $((STREAM_MIB / STREAM_FILE_MIB - 1))); do
 		fill "$(printf 'stream/s%03d.bin' "$i")" "$STREAM_FILE_MIB"
 	done
+	# kv(id, v): 1024 rows of 900 bytes per MiB, 4 per 4 KiB page
+	sqlite3 "$stage/lookup.db" "PRAGMA page_size = 4096; PRAGMA journal_mode = OFF;
+		CREATE TABLE kv(id INTEGER PRIMARY KEY, v BLOB);
+		WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < $((SQLITE_MIB * 1024)))
+		INSERT INTO kv SELECT x, zeroblob(900) FROM c;" > /dev/null
 	rm -f "$img.tmp"
 	truncate -s "${DISK_MIB}M" "$img.tmp"
 	E2FSPROGS_FAKE_TIME=1767225600 mkfs.ext4 -q -F -d "$stage" -U 6d676c72-752d-6c61-6200-000000000001 \

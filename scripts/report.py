@@ -8,7 +8,10 @@ out of the way.  A cell is a workload with its params.  Writes DIR/report.md
 and DIR/plots/*.svg.  Per cell and arm: median (min-max) of every metric
 over the repetitions; ratios between arms paired by (run_id, rep); for zipf
 and uniform, the offline bounds of the cell's trace at each arm's measured
-cache size, and for uniform the check against 1 - C/N.
+cache size, and for uniform the check against 1 - C/N.  On top, a
+one-screen summary: per cell its headline metric (HEADLINE), series/stock
+and series/classic, the best online policy and MIN at the series' cache
+size, and a verdict against stock (see verdict()).
 
 "trace" is a path relative to the directory of RESULTS ($BUILD/bench): a
 fio iolog, or the fio job file itself, which SCRIPT (lab/host/trace.sh)
@@ -31,7 +34,24 @@ import sys
 import tempfile
 
 ARMS = ["classic", "mglru", "series", "fg-off", "pud-off"]
-WORKLOADS = ["zipf", "uniform", "hotstream", "hotmmap", "mmapstream", "idle", "anon", "kbuild", "aging", "fgcost"]
+WORKLOADS = ["sqlite", "zipf", "uniform", "hotstream", "hotmmap", "mmapstream", "idle", "probe",
+             "global", "anon", "kbuild", "aging", "fgcost", "fgswitch", "jumps"]
+# The summary's metrics of each workload, with the better direction; a cell
+# shows those it has (global: hit_ratio for its stream shape, swapins for
+# anon).  fgswitch has one arm: its metric is already FG on / FG off.
+HEADLINE = {"zipf": [("miss_ratio", "lower")], "uniform": [("miss_ratio", "lower")],
+            "hotstream": [("hit_ratio", "higher")], "hotmmap": [("hit_ratio", "higher")],
+            "mmapstream": [("hit_ratio", "higher")], "idle": [("residency_mean", "higher")],
+            "sqlite": [("misses_per_lookup", "lower"), ("p99_us", "lower")],
+            "probe": [("miss_ratio", "lower"), ("p99_us", "lower")],
+            "global": [("hit_ratio", "higher"), ("swapins_per_op", "lower")],
+            "anon": [("swapins_per_op", "lower")], "kbuild": [("refaults_file", "lower")],
+            "aging": [("aging_us_median", "lower")], "fgcost": [("ops_per_s", "higher")],
+            "fgswitch": [("readers1_on_off_ratio", "higher")],
+            "jumps": [("active_file_max_jump", "lower")]}
+TIE_BAND = 0.02                 # |ratio - 1| within this: a tie
+TIE_BAND_US = 0.10              # the same for latencies (*_us), noisy under TCG
+MIN_PAIRS = 3                   # fewer repetition pairs: no verdict
 PAIRS = [("mglru", "classic"), ("series", "classic"), ("series", "mglru"),
          ("fg-off", "series"), ("pud-off", "series")]
 REQUIRED = {"workload": str, "params": dict, "arm": str, "kernel": str,
@@ -216,11 +236,18 @@ def ratios(arms, metrics):
             v = []
             for r in arms[a]:
                 other = by_rep.get((r["run_id"], r["rep"]), {})
-                if m in r["metrics"] and other.get(m):
-                    v.append(r["metrics"][m] / other[m])
+                if m in r["metrics"] and m in other:
+                    v.append(ratio(r["metrics"][m], other[m]))
             if v:
                 res[(a, b)][m] = v
     return res
+
+
+def ratio(x, y):
+    """x / y, with 0 / 0 = 1 (e.g. no miss on either arm) and x / 0 = inf."""
+    if y:
+        return x / y
+    return 1.0 if x == y else math.copysign(math.inf, x)
 
 
 def values(rs, m):
@@ -232,6 +259,62 @@ def uniform_check(c, a):
     cap = statistics.median(values(c["arms"][a], "cache_pages"))
     expect = 1 - cap / c["pages"]
     return expect, statistics.median(values(c["arms"][a], "miss_ratio")) - expect
+
+
+def verdict(ratios, direction, band=TIE_BAND):
+    """win / tie / loss of series against stock from per-pair ratios: a win
+    (loss) needs at least MIN_PAIRS pairs, the median better (worse) by more
+    than band, and every pair on that side of 1; anything else is a tie."""
+    if len(ratios) < MIN_PAIRS:
+        return "—"
+    med = statistics.median(ratios)
+    better = [r < 1 if direction == "lower" else r > 1 for r in ratios]
+    worse = [r > 1 if direction == "lower" else r < 1 for r in ratios]
+    if abs(med - 1) > band and all(better):
+        return "win"
+    if abs(med - 1) > band and all(worse):
+        return "loss"
+    return "tie"
+
+
+def summary_lines(cells):
+    lines = ["## Summary", "",
+             "Per cell, the headline metric: series/stock and series/classic per repetition "
+             "pair, median (min–max); for zipf and uniform, the best online policy and MIN "
+             f"at the series' cache size. Verdict against stock: a win or loss needs "
+             f"{MIN_PAIRS} pairs or more, the median ratio beyond ±{TIE_BAND:.0%} (latencies "
+             f"±{TIE_BAND_US:.0%}) and every pair on that side, else tie; no verdict with "
+             "fewer pairs. 0/0 counts as 1. fgswitch compares FG on with FG off inside one "
+             "boot; uniform is the negative control.", "",
+             "| cell | metric | series | series/stock | series/classic | best online | MIN | "
+             "pairs | verdict |", "|---" * 9 + "|"]
+    for c in cells:
+        for m, direction in HEADLINE.get(c["workload"], []):
+            if m not in c["metrics"] or "series" not in c["arms"]:
+                continue
+            ser = values(c["arms"]["series"], m)
+            if not ser:
+                continue
+            if c["workload"] == "fgswitch":
+                vs_stock, vs_classic = ser, None
+            else:
+                vs_stock = c["ratios"].get(("series", "mglru"), {}).get(m)
+                vs_classic = c["ratios"].get(("series", "classic"), {}).get(m)
+            best = mn = "—"
+            b = c["bounds"].get("series")
+            if b:
+                k, name = min(ONLINE, key=lambda o: b[f"{o[0]}_miss_ratio"])
+                best, mn = f"{name} {b[f'{k}_miss_ratio']:.4f}", f"{b['min_miss_ratio']:.4f}"
+            word = verdict(vs_stock or [], direction,
+                           TIE_BAND_US if m.endswith("_us") else TIE_BAND)
+            if c["workload"] == "uniform":
+                word = "control"
+            ratio = [f"{stats(v)[0]:.3f} ({stats(v)[1]:.3f}–{stats(v)[2]:.3f})" if v else "—"
+                     for v in (vs_stock, vs_classic)]
+            lines.append(f"| {c['workload']}: {params_text(c['params'])} | {m} "
+                         f"({direction} is better) | {fmt_range(ser)} | {ratio[0]} | {ratio[1]} | "
+                         f"{best} | {mn} | {len(vs_stock or [])} | {word} |")
+    return lines + [""]
 
 
 def markdown(path, records, cells, run_id):
@@ -256,6 +339,7 @@ def markdown(path, records, cells, run_id):
                     flags.append(f"uniform ({params_text(c['params'])}), arm {a}: miss ratio "
                                  f"deviates from 1 − C/N = {expect:.4f} by {dev:+.4f} "
                                  f"(tolerance {TOLERANCE}): harness or cache-size problem")
+    lines += summary_lines(cells)
     lines += ["## Flags", ""] + ([f"- {f}" for f in flags] or ["- none"]) + [""]
 
     workload = None

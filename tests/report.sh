@@ -100,6 +100,28 @@ has "hotstream: time metric as median (range)" \
 has "flags: a single repetition is not a result" \
 	"- hotstream (hot_mib=16, k=4, memcg_mib=64, stream_mib=256), arm pud-off: only 1 repetition, not a result"
 has "idle: the record of another run is reported too" "### idle: hot_mib=16, rounds=3"
+# The summary: zipf's series/mglru .72 .7292 .7551 are all below 1 by more
+# than 2 %: a win; the best online policy and MIN at the series' C = 4.
+has "summary: zipf row" \
+	"| zipf: file_mib=1, ios=5, memcg_mib=1, theta=0.8 | miss_ratio (lower is better) | 0.36 (0.35–0.37) | 0.729 (0.720–0.755) | 0.900 (0.833–0.902) | CLOCK 0.2500 | 0.2500 | 3 | win |"
+has "summary: hotstream row, higher is better" \
+	"| hotstream: hot_mib=16, k=4, memcg_mib=64, stream_mib=256 | hit_ratio (higher is better) | 0.95 (0.94–0.96) | 1.306 (1.297–1.357) | 1.055 (1.022–1.056) | — | — | 3 | win |"
+# verdict(): 3 pairs or more, beyond the band with every pair on one side,
+# else a tie; ratio(): 0/0 is 1 (no miss on either arm), x/0 infinite, so
+# that a stock arm without a miss cannot hide the series' misses
+got=$(cd "$top/scripts" && PYTHONDONTWRITEBYTECODE=1 python3 -c 'import report as r
+z = [r.ratio(x, y) for x, y in ((0, 0), (.05, 0), (0, .5))]
+print(r.verdict([.9, .95, .97], "lower"), r.verdict([1.1, 1.05, 1.2], "lower"),
+      r.verdict([.9, .95, 1.01], "lower"), r.verdict([.99, 1.01, 1.0], "higher"),
+      r.verdict([1.1, 1.05, 1.2], "higher"), r.verdict([.5, .5], "lower"),
+      r.verdict([1.05, .95, 1.08], "lower", .1), r.verdict([z[1], z[1], z[0]], "lower"),
+      r.verdict(3 * [z[0]], "lower"), r.verdict(3 * [z[2]], "lower"))')
+want="win loss tie tie win — tie tie tie win"
+if [ "$got" = "$want" ]; then
+	ok "summary: verdicts and the ratios of zeros"
+else
+	notok "summary: verdicts '$got', want '$want'"
+fi
 plots="hotstream idle uniform uniform_file_mib1_ios500_memcg_mib1-miss_ratio zipf zipf_file_mib1_ios5_memcg_mib1_theta0.8-miss_ratio"
 want=$(for p in $plots; do echo "$p.svg"; done)
 if [ "$(ls "$BUILD/bench/plots")" = "$want" ] &&
