@@ -13,7 +13,8 @@
 # Keys: memcg (MiB) for every workload but aging, and
 #   zipf, uniform: job (file name in /guest/jobs)
 #   hotstream, mmapstream: k   hotmmap: k advice   idle: rounds passes stream_mib
-#   anon: anon_mib hot_mib hot_pct ops swap (zram or disk)   fgcost: ops
+#   anon: anon_mib hot_mib hot_pct ops swap (zram or disk), stream_mib
+#     (optional: anon_churn -S)   fgcost: ops
 #   kbuild: src (the host's kernel tree, seen at /mnt/host from vm-run.sh -s /)
 #     targets (directories of its tools/, separated by commas)
 #   fgswitch: ops rounds                     jumps: k
@@ -49,7 +50,11 @@ if [ "${1:-}" = snap ]; then
 fi
 
 if [ "${1:-}" = probe ]; then
-	echo "### BENCH-PROBE enabled=$($query caps) release=$(uname -r)"
+	# has-cap: 0 has it, 1 has not, 2 could not tell
+	rc=0
+	$query has-cap 0x20 || rc=$?
+	case $rc in 0) anon=1 ;; 1) anon=0 ;; *) anon="?" ;; esac
+	echo "### BENCH-PROBE enabled=$($query caps) anon=$anon release=$(uname -r)"
 	exit 0
 fi
 
@@ -256,7 +261,8 @@ anon)
 	[ "$(awk 'NR > 1 { print $1 }' /proc/swaps)" = "/dev/$dev" ] ||
 		fail "swap=$p_swap wants /dev/$dev alone in /proc/swaps: $(awk 'NR > 1 { printf "%s ", $1 }' /proc/swaps)"
 	enter_memcg "$p_memcg" max
-	m=$(/guest/anon_churn -s "$p_anon_mib" -H "$p_hot_mib" -P "$p_hot_pct" -n "$p_ops" -d "$dev")
+	m=$(/guest/anon_churn -s "$p_anon_mib" -H "$p_hot_mib" -P "$p_hot_pct" -n "$p_ops" -d "$dev" \
+		${p_stream_mib:+-S "$p_stream_mib"})
 	cat "$cg/memory.stat"
 	record "$m" ;;
 kbuild)

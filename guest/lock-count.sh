@@ -15,7 +15,8 @@ enabled=/sys/kernel/mm/lru_gen/enabled
 root=/sys/fs/cgroup
 [ -w /proc/lock_stat ] || { echo "no /proc/lock_stat (CONFIG_LOCK_STAT)" >&2; exit 4; }
 caps0=$(cat "$enabled")
-case $caps0 in 0x001f) ;; *) echo "lru_gen/enabled is $caps0, want 0x001f" >&2; exit 4 ;; esac
+[ $((caps0 & 0x11)) = $((0x11)) ] || { echo "lru_gen/enabled is $caps0, want 0x0010 and 0x0001 on" >&2; exit 4; }
+caps_off=$(printf '0x%04x' $((caps0 & ~0x10)))
 
 head -c $((8 << 20)) /dev/urandom > /mnt/scratch/hot.bin
 echo "+memory" > "$root/cgroup.subtree_control"
@@ -46,8 +47,8 @@ echo "# readers caps reads lru_lock_acquisitions lru_lock_contentions"
 r=0
 while [ $r -lt "$rounds" ]; do
 	for n in 1 2; do
-		run $n 0x001f
-		run $n 0x000f
+		run $n "$caps0"
+		run $n "$caps_off"
 	done
 	r=$((r + 1))
 done

@@ -7,9 +7,10 @@
 # $BUILD/out-bench), same config (scripts/kernel.sh bench), same initramfs,
 # data disk image and qemu command line.  Arms (lru_gen/enabled):
 #   classic  base kernel, 0x0000          mglru  base kernel, 0x0007
-#   series   series kernel, its boot default (every capability on)
+#   series   series kernel, its boot default (every capability but 0x0020)
 #   fg-off   series, default minus 0x0010 (frequency-guided promotion)
 #   pud-off  series, default minus 0x0008 (PUD Bloom filter)
+#   anon-on  series, default plus 0x0020 (anon young bits counted)
 # An arm whose bit the series kernel does not have is skipped with a note.
 #
 # Workloads (arms; sizes at the default / QUICK=1 scale in the README):
@@ -29,12 +30,15 @@
 #             (zipf, uniform, hotstream, hotmmap, mmapstream, idle: classic mglru
 #             series fg-off)
 #   anon      random touches of 1.5 x MEMCG_MIB of anon memory, 90 % of
-#             them in a third of it, swap on zram or a virtio disk (SWAPS)
+#             them in a third of it, swap on zram or a virtio disk (SWAPS);
+#             and a hot set of 5/8 x MEMCG_MIB with half of the operations,
+#             the other half writing a one-shot anon stream (anon_churn -S)
 #             (all arms)
 #   kbuild    a build of KBUILD_TARGETS, directories of the base tree's
 #             tools/, with the host's gcc (-j2), chrooted into the host's
 #             root over 9p, in a KBUILD_MEMCG_MIB memcg with zram swap:
-#             refaults and major faults per build (classic mglru series fg-off)
+#             refaults and major faults per build (classic mglru series fg-off
+#             anon-on)
 #   aging     lab/aging_cost: aging a node that holds none of the memory,
 #             sparse small pages and sparse THPs
 #             (mglru series pud-off)
@@ -49,7 +53,8 @@
 #   global    no memcg limit: the initramfs and the guest's free memory but
 #             MEMCG_MIB are locked (lab/mempin), so kswapd and direct
 #             reclaim do the work; shapes
-#             "stream" (hotstream at K=4) and "anon" (anon's churn, zram)
+#             "stream" (hotstream at K=4) and "anon" (anon's churn, zram;
+#             anon-on too)
 #   probe     a latency probe: the first 64 KiB of the hot file read every
 #             10 ms in one memcg while a sibling streams the stream files
 #             PROBE_PASSES times, both under a parent of MEMCG_MIB: probe
@@ -60,7 +65,7 @@
 #
 # Environment (all optional):
 #   WORKLOADS  subset of the list above (default: all)
-#   ARMS       subset of "classic mglru series fg-off pud-off" (default: all;
+#   ARMS       subset of "classic mglru series fg-off pud-off anon-on" (default: all;
 #              each workload runs on the arms that make sense for it)
 #   REPS       repetitions per arm (default 3, QUICK 1)
 #   QUICK=1    smaller sizes, fewer cells: about 11 minutes with the kernels
@@ -84,7 +89,7 @@ set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 
 ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle anon kbuild aging fgcost fgswitch jumps sqlite global probe"
-ALL_ARMS="classic mglru series fg-off pud-off"
+ALL_ARMS="classic mglru series fg-off pud-off anon-on"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
 	: "${REPS:=1}" "${MEMCG_MIB:=32}" "${HOT_MIB:=8}" "${STREAM_MIB:=128}"
@@ -163,6 +168,13 @@ done
 # Memory: the kernel, the initramfs (fio and its libraries, ~100 MiB) and
 # the rest of the guest need about 384 MiB besides the largest memcg.
 anon_mib=$((MEMCG_MIB * 3 / 2)) anon_hot=$((MEMCG_MIB / 2))
+# anon's stream shape: a hot set of 5/8 of the memcg, half of the touches;
+# the other half of the warm-up's and the measured operations (5/4 x ops)
+# write the stream, which gets 10 % more pages than that
+astream_hot=$((MEMCG_MIB * 5 / 8)) astream_ops=$((anon_ops / 4))
+astream_mib=$((astream_ops * 5 * 11 / (4 * 2 * 10 * 256) + 1))
+anon_swap=$((astream_hot + astream_mib))
+[ "$anon_swap" -ge "$anon_mib" ] || anon_swap=$anon_mib
 [ $((MEMCG_MIB + 384)) -le "$MEM_MIB" ] ||
 	die "MEMCG_MIB=$MEMCG_MIB does not fit a guest of MEM_MIB=$MEM_MIB (needs MEMCG_MIB + 384)"
 [ "$HOT_MIB" -lt "$MEMCG_MIB" ] || die "HOT_MIB=$HOT_MIB must be smaller than MEMCG_MIB=$MEMCG_MIB"
@@ -173,12 +185,12 @@ case " $WORKLOADS " in *" idle "*)
 esac
 case " $WORKLOADS " in *" anon "*)
 	case " $SWAPS " in *" zram "*)
-		[ "$ZRAM_MIB" -ge "$anon_mib" ] || die "ZRAM_MIB=$ZRAM_MIB: anon needs at least $anon_mib"
+		[ "$ZRAM_MIB" -ge "$anon_swap" ] || die "ZRAM_MIB=$ZRAM_MIB: anon needs at least $anon_swap"
 		[ $((MEMCG_MIB + ZRAM_MIB / 2 + 384)) -le "$MEM_MIB" ] ||
 			die "MEMCG_MIB + ZRAM_MIB / 2 + 384 must fit MEM_MIB=$MEM_MIB" ;;
 	esac
 	case " $SWAPS " in *" disk "*)
-		[ "$SWAP_MIB" -ge "$anon_mib" ] || die "SWAP_MIB=$SWAP_MIB: anon needs at least $anon_mib" ;;
+		[ "$SWAP_MIB" -ge "$anon_swap" ] || die "SWAP_MIB=$SWAP_MIB: anon needs at least $anon_swap" ;;
 	esac ;;
 esac
 case " $WORKLOADS " in *" global "*)
@@ -303,10 +315,13 @@ for w in $WORKLOADS; do
 		for sw in $SWAPS; do
 			if [ "$sw" = zram ]; then size=$ZRAM_MIB opts=; else size=$SWAP_MIB opts="-z 0 -w $SWAP_MIB"; fi
 			groups+=("anon|{\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"memcg_mib\":$MEMCG_MIB,\"swap\":\"$sw\",\"swap_mib\":$size}||$ALL_ARMS|anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops memcg=$MEMCG_MIB swap=$sw|$opts")
+			# a hot set that fits, half of the touches, while the other
+			# half write a one-shot stream: the hot set's swap-ins
+			groups+=("anon|{\"anon_mib\":$astream_hot,\"hot_mib\":$astream_hot,\"hot_pct\":50,\"ops\":$astream_ops,\"stream_mib\":$astream_mib,\"memcg_mib\":$MEMCG_MIB,\"swap\":\"$sw\",\"swap_mib\":$size}||$ALL_ARMS|anon_mib=$astream_hot hot_mib=$astream_hot hot_pct=50 ops=$astream_ops stream_mib=$astream_mib memcg=$MEMCG_MIB swap=$sw|$opts")
 		done ;;
 	kbuild)
 		targets=$(echo "$KBUILD_TARGETS" | xargs | tr ' ' ,)
-		groups+=("kbuild|{\"targets\":\"$targets\",\"jobs\":2,\"memcg_mib\":$KBUILD_MEMCG_MIB}||$pc_arms|src=$kbuild_src targets=$targets memcg=$KBUILD_MEMCG_MIB|-s / -d 512") ;;
+		groups+=("kbuild|{\"targets\":\"$targets\",\"jobs\":2,\"memcg_mib\":$KBUILD_MEMCG_MIB}||$pc_arms anon-on|src=$kbuild_src targets=$targets memcg=$KBUILD_MEMCG_MIB|-s / -d 512") ;;
 	aging)
 		# a page per 2 MiB, then THPs (one per 64 MiB) over a quarter of the PUDs
 		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"thp\":0,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse thp=0 hot_mib=64 passes=$aging_passes")
@@ -322,7 +337,7 @@ for w in $WORKLOADS; do
 		groups+=("sqlite|{\"db_mib\":$SQLITE_MIB,\"hot_keys\":$keys,\"k\":2,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|keys=$keys stride=$((rows / keys)) k=2 memcg=$MEMCG_MIB") ;;
 	global)
 		groups+=("global|{\"shape\":\"stream\",\"k\":4,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"budget_mib\":$MEMCG_MIB}||$pc_arms|shape=stream k=4 budget_mib=$MEMCG_MIB")
-		groups+=("global|{\"shape\":\"anon\",\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"budget_mib\":$MEMCG_MIB,\"swap\":\"zram\"}||$pc_arms|shape=anon anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops budget_mib=$MEMCG_MIB") ;;
+		groups+=("global|{\"shape\":\"anon\",\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"budget_mib\":$MEMCG_MIB,\"swap\":\"zram\"}||$pc_arms anon-on|shape=anon anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops budget_mib=$MEMCG_MIB") ;;
 	probe)
 		groups+=("probe|{\"kib\":64,\"interval_ms\":10,\"passes\":$PROBE_PASSES,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|kib=64 interval_ms=10 passes=$PROBE_PASSES memcg=$MEMCG_MIB") ;;
 	jumps)
@@ -402,7 +417,8 @@ note "probing the kernels"
 vm "$base_img" "" probe || die "the base kernel did not boot (see $BUILD/logs/bench.console.log)"
 base_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/bench.guest.log")
 vm "$series_img" "" probe || die "the series kernel did not boot (see $BUILD/logs/bench.console.log)"
-series_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/bench.guest.log")
+series_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p;T;q' "$BUILD/logs/bench.guest.log")
+series_anon=$(sed -n 's/^### BENCH-PROBE .* anon=\([01]\) .*/\1/p;T;q' "$BUILD/logs/bench.guest.log")
 note "lru_gen/enabled at boot: base $base_caps, series $series_caps"
 { [ -n "$base_caps" ] && [ -n "$series_caps" ]; } || die "no lru_gen/enabled in a kernel"
 
@@ -414,6 +430,8 @@ arm_setting() {
 	series) echo "series default" ;;
 	fg-off) [ $((series_caps & 0x10)) = 0 ] || printf 'series 0x%04x\n' $((series_caps & ~0x10)) ;;
 	pud-off) [ $((series_caps & 0x08)) = 0 ] || printf 'series 0x%04x\n' $((series_caps & ~0x08)) ;;
+	anon-on) [ "$series_anon" != 1 ] || [ $((series_caps & 0x20)) != 0 ] ||
+		printf 'series 0x%04x\n' $((series_caps | 0x20)) ;;
 	esac
 }
 skipped=
@@ -434,7 +452,12 @@ for g in "${groups[@]}"; do
 	done
 done
 for a in $skipped; do
-	note "arm $a skipped: the series kernel's lru_gen/enabled ($series_caps) has no $( [ "$a" = fg-off ] && echo 0x0010 || echo 0x0008) bit"
+	case $a in
+	anon-on) why="lacks bit 0x0020 or has it on at boot" ;;
+	fg-off) why="has no bit 0x0010 on at boot" ;;
+	*) why="has no bit 0x0008 on at boot" ;;
+	esac
+	note "arm $a skipped: the series kernel ($series_caps) $why"
 done
 [ ${#cells[@]} -gt 0 ] || die "no cell to run (WORKLOADS='$WORKLOADS', ARMS='$ARMS')"
 note "run $run_id: ${#cells[@]} cells, logs in $logdir"

@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 
-ARMS = ["classic", "mglru", "series", "fg-off", "pud-off"]
+ARMS = ["classic", "mglru", "series", "fg-off", "pud-off", "anon-on"]
 WORKLOADS = ["sqlite", "zipf", "uniform", "hotstream", "hotmmap", "mmapstream", "idle", "probe",
              "global", "anon", "kbuild", "aging", "fgcost", "fgswitch", "jumps"]
 # The summary's metrics of each workload, with the better direction; a cell
@@ -53,7 +53,7 @@ TIE_BAND = 0.02                 # |ratio - 1| within this: a tie
 TIE_BAND_US = 0.10              # the same for latencies (*_us), noisy under TCG
 MIN_PAIRS = 3                   # fewer repetition pairs: no verdict
 PAIRS = [("mglru", "classic"), ("series", "classic"), ("series", "mglru"),
-         ("fg-off", "series"), ("pud-off", "series")]
+         ("fg-off", "series"), ("pud-off", "series"), ("anon-on", "series")]
 REQUIRED = {"workload": str, "params": dict, "arm": str, "kernel": str,
             "rep": int, "run_id": str, "metrics": dict}
 BOUNDED = ("zipf", "uniform")   # need miss_ratio and cache_pages
@@ -429,7 +429,8 @@ def plots(cells, outdir):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     matplotlib.rcParams["svg.hashsalt"] = "mglru-lab"   # stable SVG ids
-    colors = dict(zip(ARMS, ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#9c755f"]))
+    colors = dict(zip(ARMS, ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#9c755f",
+                                 "#e15759"]))
 
     def bars(ax, x, width, rs_by_arm, m, legend):
         for i, (a, rs) in enumerate(rs_by_arm.items()):
