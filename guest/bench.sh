@@ -12,7 +12,8 @@
 # vm-run.sh puts this script at /guest.sh (fio calls it back for "snap").
 # Keys: memcg (MiB) for every workload but aging, and
 #   zipf, uniform: job (file name in /guest/jobs)
-#   hotstream, mmapstream: k   hotmmap: k advice   idle: rounds passes stream_mib
+#   hotstream, mmapstream, hotmove: k   hotmmap: k advice
+#   idle: rounds passes stream_mib
 #   anon: anon_mib hot_mib hot_pct ops swap (zram or disk), stream_mib
 #     (optional: anon_churn -S)   fgcost: ops
 #   kbuild: src (the host's kernel tree, seen at /mnt/host from vm-run.sh -s /)
@@ -54,7 +55,10 @@ if [ "${1:-}" = probe ]; then
 	rc=0
 	$query has-cap 0x20 || rc=$?
 	case $rc in 0) anon=1 ;; 1) anon=0 ;; *) anon="?" ;; esac
-	echo "### BENCH-PROBE enabled=$($query caps) anon=$anon release=$(uname -r)"
+	rc=0
+	$query has-cap 0x40 || rc=$?
+	case $rc in 0) dist=1 ;; 1) dist=0 ;; *) dist="?" ;; esac
+	echo "### BENCH-PROBE enabled=$($query caps) anon=$anon dist=$dist release=$(uname -r)"
 	exit 0
 fi
 
@@ -171,13 +175,14 @@ fio_cell() {
 case $workload in
 zipf | uniform)
 	fio_cell ;;
-hotstream | hotmmap | mmapstream)
+hotstream | hotmmap | mmapstream | hotmove)
 	enter_memcg "$p_memcg" 0
-	mapped=
-	[ "$workload" != hotmmap ] || mapped="-m $p_advice"
-	[ "$workload" != mmapstream ] || mapped=-S
-	# shellcheck disable=SC2086 # $mapped: no option, or -m and its value
-	m=$(/guest/hotstream mix -H $data/hot.bin -s $data/stream -k "$p_k" -d "$DATA_DEV" $mapped)
+	opt=
+	[ "$workload" != hotmmap ] || opt="-m $p_advice"
+	[ "$workload" != mmapstream ] || opt=-S
+	[ "$workload" != hotmove ] || opt="-M $data/hot2.bin"
+	# shellcheck disable=SC2086 # $opt: no option, or an option and its value
+	m=$(/guest/hotstream mix -H $data/hot.bin -s $data/stream -k "$p_k" -d "$DATA_DEV" $opt)
 	cat "$cg/memory.stat"
 	record "$m" ;;
 idle)

@@ -140,11 +140,11 @@ fuzz_write() { # fuzz_write FILE VALUE STRICT: a rejected write changes nothing;
 	count fuzz_input
 }
 # fuzz_file FILE STRICT: odd and boundary input; with STRICT, all of it is
-# invalid for FILE (lru_gen/enabled: not a number, or bits above 0x0020)
+# invalid for FILE (lru_gen/enabled: not a number, or bits above 0x0040)
 fuzz_file() {
 	local v
 	# (an empty value would write nothing at all: a newline alone instead)
-	for v in $'\n' " " "0x" "0x40" "0x100" "0xffffffff" "0x100000000" "-1" "--1" "+" \
+	for v in $'\n' " " "0x" "0x80" "0x100" "0xffffffff" "0x100000000" "-1" "--1" "+" \
 		"99999999999999999999" "1e3" "0x1z" "abc" "1 2" "x1"; do
 		fuzz_write "$1" "$v" "$2"
 	done
@@ -156,7 +156,7 @@ fuzz_file() {
 	# flips and fuzzing of enabled in one loop, so that a rejected write
 	# can be checked against the value before it
 	while alive; do
-		v=$(printf '0x%04x' $(($(rnd 64) | ($(rnd 4) ? 1 : 0))))
+		v=$(printf '0x%04x' $(($(rnd 128) | ($(rnd 4) ? 1 : 0))))
 		echo "$v" > "$enabled" && count caps_flip
 		[ "$(rnd 10)" != 0 ] || fuzz_file "$enabled" 1
 		sleep 0.$((1 + $(rnd 9)))

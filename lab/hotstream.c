@@ -15,6 +15,11 @@
  *	With -S, the stream is read through a shared read-only mapping of each
  *	file instead of read()s, one load of one byte per 4 KiB: a one-shot
  *	stream whose only accesses are the young bits of its faults.
+ *	With -M MOVED, the hot set moves: from the middle of the stream on,
+ *	the hot reads go to the file MOVED (of HOT's size, never read before)
+ *	instead, and the hit ratio of MOVED is also reported per eighth of
+ *	the second half ("moved_w1" to "moved_w8"): how fast the cache picks
+ *	up a working set that changes.
  *   hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]
  *	ROUNDS times: read HOT fully PASSES times, then leave it idle while
  *	the next MIB of DIR's files stream by (no file is read twice), then
@@ -66,6 +71,10 @@ static int hot_seq, hot_rnd;
 static uint64_t hot_pages;
 /* with -m: the hot file mapped, read through loads instead of pread() */
 static const volatile char *hot_map;
+/* with -M: the file the hot reads move to, and the windows of its hit ratio */
+#define MOVED_WINDOWS	8
+static int moved_fd = -1;
+static uint64_t moved_pages;
 
 static void open_hot(const char *path)
 {
@@ -110,6 +119,21 @@ static int hot_read(int check)
 	return hit;
 }
 
+/* With -M: the hot file of the second half of the stream. */
+static void open_moved(const char *path)
+{
+	struct stat st;
+
+	moved_fd = open(path, O_RDONLY);
+	if (moved_fd < 0 || fstat(moved_fd, &st))
+		die("open %s: %s", path, strerror(errno));
+	moved_pages = st.st_size / BLOCK;
+	if (moved_pages != hot_pages)
+		die("%s has %llu pages, the hot file %llu", path,
+		    (unsigned long long)moved_pages, (unsigned long long)hot_pages);
+	posix_fadvise(moved_fd, 0, 0, POSIX_FADV_RANDOM);
+}
+
 /* The stream: the regular files of a directory, in name order, once each. */
 static struct dirent **names;
 static int nr_names, next_name;
@@ -121,6 +145,24 @@ static void open_stream(const char *dir)
 	nr_names = scandir(dir, &names, NULL, alphasort);
 	if (nr_names < 0)
 		die("scandir %s: %s", dir, strerror(errno));
+}
+
+/* The bytes of the stream's files. */
+static long long stream_bytes(void)
+{
+	long long total = 0;
+	char path[512];
+	struct stat st;
+
+	for (int i = 0; i < nr_names; i++) {
+		if (names[i]->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", stream_dir, names[i]->d_name);
+		if (stat(path, &st))
+			die("stat %s: %s", path, strerror(errno));
+		total += st.st_size;
+	}
+	return total;
 }
 
 /* Open the next stream file, or return -1 if none is left. */
@@ -174,13 +216,49 @@ static void phase_end_json(void)
 	printf(",\"cache_pages\":%lld", (memcg_stat("file") - memcg_stat("shmem")) / BLOCK);
 }
 
-/* The K hot reads after each CHUNK of the stream, counting their hits. */
-static void hot_reads_after_chunk(long k, long long *hits, long long *reads)
+/* The hits and reads of the moved hot set, per window and in all. */
+static long long total_bytes, moved_hits[MOVED_WINDOWS], moved_reads[MOVED_WINDOWS];
+
+/*
+ * The K hot reads after each CHUNK of the stream, counting their hits; with
+ * -M, from the middle of the stream (@streamed bytes so far) on, of the
+ * moved hot set, counted per window.
+ */
+static void hot_reads_after_chunk(long k, long long streamed, long long *hits, long long *reads)
 {
+	long long half = total_bytes / 2;
+	int w;
+
+	if (moved_fd >= 0 && streamed > half) {
+		hot_rnd = moved_fd;
+		w = (streamed - half - 1) * MOVED_WINDOWS / (total_bytes - half);
+		w = w < MOVED_WINDOWS ? w : MOVED_WINDOWS - 1;
+		for (long i = 0; i < k; i++) {
+			moved_hits[w] += hot_read(1);
+			moved_reads[w]++;
+		}
+		return;
+	}
 	for (long i = 0; i < k; i++) {
 		*hits += hot_read(1);
 		(*reads)++;
 	}
+}
+
+/* With -M: the moved hot set's hit ratio, in all and per window. */
+static void moved_json(void)
+{
+	long long hits = 0, reads = 0;
+
+	for (int w = 0; w < MOVED_WINDOWS; w++) {
+		hits += moved_hits[w];
+		reads += moved_reads[w];
+		printf("\"moved_w%d\":%.4f,", w + 1,
+		       moved_reads[w] ? (double)moved_hits[w] / moved_reads[w] : 0.0);
+	}
+	if (!reads)
+		die("the stream is too short to move the hot set");
+	printf("\"moved_reads\":%lld,\"moved_hit_ratio\":%.4f,", reads, (double)hits / reads);
 }
 
 static void mix(long k, long warm, int stream_mapped)
@@ -190,6 +268,7 @@ static void mix(long k, long warm, int stream_mapped)
 	ssize_t n;
 	int fd;
 
+	total_bytes = stream_bytes();
 	for (long i = 0; i < warm; i++)
 		read_all(hot_seq);
 	phase_start();
@@ -203,7 +282,7 @@ static void mix(long k, long warm, int stream_mapped)
 				for (size_t b = 0; b < CHUNK; b += BLOCK)
 					(void)p[off + b];
 				streamed += CHUNK;
-				hot_reads_after_chunk(k, &hits, &hot_reads);
+				hot_reads_after_chunk(k, streamed, &hits, &hot_reads);
 			}
 			if (p)
 				munmap((void *)p, size);
@@ -212,7 +291,7 @@ static void mix(long k, long warm, int stream_mapped)
 		}
 		while ((n = read(fd, buf, CHUNK)) > 0) {
 			streamed += n;
-			hot_reads_after_chunk(k, &hits, &hot_reads);
+			hot_reads_after_chunk(k, streamed, &hits, &hot_reads);
 		}
 		if (n < 0)
 			die("read stream: %s", strerror(errno));
@@ -225,6 +304,8 @@ static void mix(long k, long warm, int stream_mapped)
 	       "\"stream_mib\":%.1f,\"seconds\":%.2f,\"mapped\":%d,\"stream_mapped\":%d,",
 	       hot_reads, hits, (double)hits / hot_reads, streamed / 1048576.0, t / 1e6,
 	       !!hot_map, stream_mapped);
+	if (moved_fd >= 0)
+		moved_json();
 	phase_end_json();
 	printf("}\n");
 }
@@ -334,6 +415,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: hotstream mix  -H HOT -s DIR -k K [-w PASSES] [-d DEV] [-m ADVICE] [-S]\n"
+		"                      [-M MOVED]\n"
 		"       hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]\n"
 		"       hotstream fit  -H HOT -n OPS\n"
 		"       hotstream probe -H HOT -b KIB -i MS -c CGROUP -- COMMAND [ARG...]\n");
@@ -344,14 +426,14 @@ int main(int argc, char **argv)
 {
 	long k = 0, warm = 1, rounds = 0, passes = 0, budget = 0, ops = 0, ms = 0;
 	const char *advice = NULL, *cg = NULL;
-	const char *hot = NULL, *dir = NULL, *mode;
+	const char *hot = NULL, *dir = NULL, *moved = NULL, *mode;
 	int opt, stream_mapped = 0;
 
 	if (argc < 2)
 		usage();
 	mode = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "H:s:k:w:d:r:p:b:n:m:Si:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "H:s:k:w:d:r:p:b:n:m:Si:c:M:")) != -1) {
 		switch (opt) {
 		case 'H': hot = optarg; break;
 		case 's': dir = optarg; break;
@@ -366,6 +448,7 @@ int main(int argc, char **argv)
 		case 'S': stream_mapped = 1; break;
 		case 'i': ms = num(optarg, 1, 10000, "-i"); break;
 		case 'c': cg = optarg; break;
+		case 'M': moved = optarg; break;
 		default: usage();
 		}
 	}
@@ -373,13 +456,18 @@ int main(int argc, char **argv)
 	if (!hot || (optind != argc) != !strcmp(mode, "probe"))
 		usage();
 	open_hot(hot);
-	if ((advice || stream_mapped) && strcmp(mode, "mix"))
+	if ((advice || stream_mapped || moved) && strcmp(mode, "mix"))
+		usage();
+	/* the moved hot set is read with pread() only */
+	if (moved && advice)
 		usage();
 	if ((ms || cg) && strcmp(mode, "probe"))
 		usage();
 	if (!strcmp(mode, "mix") && dir && k) {
 		if (advice)
 			map_hot(advice);
+		if (moved)
+			open_moved(moved);
 		open_stream(dir);
 		mix(k, warm, stream_mapped);
 	} else if (!strcmp(mode, "idle") && dir && rounds && passes && budget) {

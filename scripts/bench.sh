@@ -11,6 +11,7 @@
 #   fg-off   series, default minus 0x0010 (frequency-guided promotion)
 #   pud-off  series, default minus 0x0008 (PUD Bloom filter)
 #   anon-on  series, default plus 0x0020 (anon young bits counted)
+#   dist-on  series, default plus 0x0040 (refault distances)
 # An arm whose bit the series kernel does not have is skipped with a note.
 #
 # Workloads (arms; sizes at the default / QUICK=1 scale in the README):
@@ -27,8 +28,11 @@
 #             each file, one load per 4 KiB, instead of read()s (KS)
 #   idle      hot file read 4 times, then idle while 1.25 x MEMCG_MIB
 #             stream by; residency per round
-#             (zipf, uniform, hotstream, hotmmap, mmapstream, idle: classic mglru
-#             series fg-off)
+#   hotmove   hotstream at K=4 whose hot reads move to a second hot file,
+#             never read before, in the middle of the stream: that file's
+#             hit ratio, in all and per eighth of the second half (KS)
+#             (zipf, uniform, hotstream, hotmmap, mmapstream, idle, hotmove:
+#             classic mglru series fg-off dist-on)
 #   anon      random touches of 1.5 x MEMCG_MIB of anon memory, 90 % of
 #             them in a third of it, swap on zram or a virtio disk (SWAPS);
 #             and a hot set of 5/8 x MEMCG_MIB with half of the operations,
@@ -65,7 +69,7 @@
 #
 # Environment (all optional):
 #   WORKLOADS  subset of the list above (default: all)
-#   ARMS       subset of "classic mglru series fg-off pud-off anon-on" (default: all;
+#   ARMS       subset of "classic mglru series fg-off pud-off anon-on dist-on" (default: all;
 #              each workload runs on the arms that make sense for it)
 #   REPS       repetitions per arm (default 3, QUICK 1)
 #   QUICK=1    smaller sizes, fewer cells: about 11 minutes with the kernels
@@ -88,8 +92,8 @@
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle anon kbuild aging fgcost fgswitch jumps sqlite global probe"
-ALL_ARMS="classic mglru series fg-off pud-off anon-on"
+ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle hotmove anon kbuild aging fgcost fgswitch jumps sqlite global probe"
+ALL_ARMS="classic mglru series fg-off pud-off anon-on dist-on"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
 	: "${REPS:=1}" "${MEMCG_MIB:=32}" "${HOT_MIB:=8}" "${STREAM_MIB:=128}"
@@ -214,7 +218,7 @@ case " $WORKLOADS " in *" kbuild "*)
 	[ "$BENCH_BUILD" = 1 ] || [ -d "$kbuild_src/tools/lib/bpf" ] ||
 		die "BENCH_BUILD=0 but no base tree at $kbuild_src (kbuild builds its tools/)" ;;
 esac
-files_mib=$((FILE_MIB + HOT_MIB + STREAM_MIB / STREAM_FILE_MIB * STREAM_FILE_MIB + SQLITE_MIB + SQLITE_MIB / 32))
+files_mib=$((FILE_MIB + 2 * HOT_MIB + STREAM_MIB / STREAM_FILE_MIB * STREAM_FILE_MIB + SQLITE_MIB + SQLITE_MIB / 32))
 need_mib=$((files_mib + files_mib / 16 + 32))	# ext4 metadata and slack
 DISK_MIB=${DISK_MIB:-$need_mib}
 uint DISK_MIB "$DISK_MIB" 1
@@ -232,7 +236,7 @@ command -v sqlite3 > /dev/null || die "sqlite3 missing: run 'make setup'"
 [ -f /usr/include/sqlite3.h ] || die "libsqlite3-dev missing: run 'make setup'"
 
 dir=$BUILD/bench
-img=$dir/data-f${FILE_MIB}-h${HOT_MIB}-s${STREAM_MIB}-q${SQLITE_MIB}-d${DISK_MIB}.img
+img=$dir/data-f${FILE_MIB}-h${HOT_MIB}x2-s${STREAM_MIB}-q${SQLITE_MIB}-d${DISK_MIB}.img
 free_mib=$(df -Pm "$TOP" | awk 'NR == 2 { print $4 }')
 [ -f "$img" ] || [ "$free_mib" -ge $((2 * DISK_MIB + 1024)) ] ||
 	die "$free_mib MiB free, the data disk needs $((2 * DISK_MIB + 1024))"
@@ -243,7 +247,7 @@ flock -n 9 || die "another bench run holds $dir/.lock"
 # ---- the cells: "workload|params json|trace|arms|guest args|vm-run options" --
 # The PUD filter only changes page-table walks: pud-off runs on aging and,
 # as a no-change check, on anon.
-pc_arms="classic mglru series fg-off"
+pc_arms="classic mglru series fg-off dist-on"
 groups=()
 fio_job() { # fio_job NAME DISTRIBUTION WARM_IOS IOS: write jobs/NAME.fio
 	local f=$dir/jobs/$1.fio
@@ -299,6 +303,8 @@ for w in $WORKLOADS; do
 		for k in $KS; do
 			groups+=("hotstream|{\"k\":$k,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|k=$k memcg=$MEMCG_MIB")
 		done ;;
+	hotmove)
+		groups+=("hotmove|{\"k\":4,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|k=4 memcg=$MEMCG_MIB") ;;
 	mmapstream)
 		for k in $KS; do
 			groups+=("mmapstream|{\"k\":$k,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|k=$k memcg=$MEMCG_MIB")
@@ -382,6 +388,7 @@ if [ ! -f "$img" ]; then
 	fill() { head -c $(($2 << 20)) < <(yes "mglru lab: $1") > "$stage/$1"; }
 	fill data.bin "$FILE_MIB"
 	fill hot.bin "$HOT_MIB"
+	fill hot2.bin "$HOT_MIB"
 	for i in $(seq 0 $((STREAM_MIB / STREAM_FILE_MIB - 1))); do
 		fill "$(printf 'stream/s%03d.bin' "$i")" "$STREAM_FILE_MIB"
 	done
@@ -419,6 +426,7 @@ base_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/be
 vm "$series_img" "" probe || die "the series kernel did not boot (see $BUILD/logs/bench.console.log)"
 series_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p;T;q' "$BUILD/logs/bench.guest.log")
 series_anon=$(sed -n 's/^### BENCH-PROBE .* anon=\([01]\) .*/\1/p;T;q' "$BUILD/logs/bench.guest.log")
+series_dist=$(sed -n 's/^### BENCH-PROBE .* dist=\([01]\) .*/\1/p;T;q' "$BUILD/logs/bench.guest.log")
 note "lru_gen/enabled at boot: base $base_caps, series $series_caps"
 { [ -n "$base_caps" ] && [ -n "$series_caps" ]; } || die "no lru_gen/enabled in a kernel"
 
@@ -432,6 +440,8 @@ arm_setting() {
 	pud-off) [ $((series_caps & 0x08)) = 0 ] || printf 'series 0x%04x\n' $((series_caps & ~0x08)) ;;
 	anon-on) [ "$series_anon" != 1 ] || [ $((series_caps & 0x20)) != 0 ] ||
 		printf 'series 0x%04x\n' $((series_caps | 0x20)) ;;
+	dist-on) [ "$series_dist" != 1 ] || [ $((series_caps & 0x40)) != 0 ] ||
+		printf 'series 0x%04x\n' $((series_caps | 0x40)) ;;
 	esac
 }
 skipped=
@@ -454,6 +464,7 @@ done
 for a in $skipped; do
 	case $a in
 	anon-on) why="lacks bit 0x0020 or has it on at boot" ;;
+	dist-on) why="lacks bit 0x0040 or has it on at boot" ;;
 	fg-off) why="has no bit 0x0010 on at boot" ;;
 	*) why="has no bit 0x0008 on at boot" ;;
 	esac

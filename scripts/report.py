@@ -8,7 +8,9 @@ out of the way.  A cell is a workload with its params.  Writes DIR/report.md
 and DIR/plots/*.svg.  Per cell and arm: median (min-max) of every metric
 over the repetitions; ratios between arms paired by (run_id, rep); for zipf
 and uniform, the offline bounds of the cell's trace at each arm's measured
-cache size, and for uniform the check against 1 - C/N.  On top, a
+cache size, and for uniform the check against 1 - C/N; for hotstream, the
+hot set's hit ratio of the online policies and of MIN on the page accesses
+of lab/hotstream.c (hotstream_trace()) at each arm's cache size.  On top, a
 one-screen summary: per cell its headline metric (HEADLINE), series/stock
 and series/classic, the best online policy and MIN at the series' cache
 size, and a verdict against stock (see verdict()).
@@ -33,8 +35,9 @@ import subprocess
 import sys
 import tempfile
 
-ARMS = ["classic", "mglru", "series", "fg-off", "pud-off", "anon-on"]
-WORKLOADS = ["sqlite", "zipf", "uniform", "hotstream", "hotmmap", "mmapstream", "idle", "probe",
+ARMS = ["classic", "mglru", "series", "fg-off", "pud-off", "anon-on", "dist-on"]
+WORKLOADS = ["sqlite", "zipf", "uniform", "hotstream", "hotmmap", "mmapstream", "idle", "hotmove",
+             "probe",
              "global", "anon", "kbuild", "aging", "fgcost", "fgswitch", "jumps"]
 # The summary's metrics of each workload, with the better direction; a cell
 # shows those it has (global: hit_ratio for its stream shape, swapins for
@@ -42,6 +45,7 @@ WORKLOADS = ["sqlite", "zipf", "uniform", "hotstream", "hotmmap", "mmapstream", 
 HEADLINE = {"zipf": [("miss_ratio", "lower")], "uniform": [("miss_ratio", "lower")],
             "hotstream": [("hit_ratio", "higher")], "hotmmap": [("hit_ratio", "higher")],
             "mmapstream": [("hit_ratio", "higher")], "idle": [("residency_mean", "higher")],
+            "hotmove": [("moved_hit_ratio", "higher")],
             "sqlite": [("misses_per_lookup", "lower"), ("p99_us", "lower")],
             "probe": [("miss_ratio", "lower"), ("p99_us", "lower")],
             "global": [("hit_ratio", "higher"), ("swapins_per_op", "lower")],
@@ -53,7 +57,8 @@ TIE_BAND = 0.02                 # |ratio - 1| within this: a tie
 TIE_BAND_US = 0.10              # the same for latencies (*_us), noisy under TCG
 MIN_PAIRS = 3                   # fewer repetition pairs: no verdict
 PAIRS = [("mglru", "classic"), ("series", "classic"), ("series", "mglru"),
-         ("fg-off", "series"), ("pud-off", "series"), ("anon-on", "series")]
+         ("fg-off", "series"), ("pud-off", "series"), ("anon-on", "series"),
+         ("dist-on", "series"), ("dist-on", "mglru"), ("dist-on", "classic")]
 REQUIRED = {"workload": str, "params": dict, "arm": str, "kernel": str,
             "rep": int, "run_id": str, "metrics": dict}
 BOUNDED = ("zipf", "uniform")   # need miss_ratio and cache_pages
@@ -62,6 +67,10 @@ ONLINE = [("clock", "CLOCK"), ("sieve", "SIEVE"), ("2q", "2Q"), ("arc", "ARC"),
           ("s3fifo", "S3-FIFO")]
 TOLERANCE = 0.03                # uniform: |miss ratio - (1 - C/N)|
 PAGES_PER_MIB = 256
+# lab/hotstream.c mix: its random generator, and the stream's pages per read()
+HOTSTREAM_SEED = 0x9E3779B97F4A7C15
+HOTSTREAM_CHUNK_PAGES = 16
+MASK64 = (1 << 64) - 1
 
 
 class Bad(Exception):
@@ -145,6 +154,25 @@ def slug(workload, params):
     return re.sub(r"[^A-Za-z0-9.]+", "_", f"{workload}-{s}" if s else workload)
 
 
+def hotstream_trace(path: str, hot_pages: int, stream_pages: int, k: int) -> int:
+    """Write the page accesses of lab/hotstream.c mix (one warm-up pass over
+    the hot file, then K random hot reads after each 64 KiB of a stream
+    never read again), one page per line; return the warm-up requests."""
+    state = HOTSTREAM_SEED
+    lines = [str(p) for p in range(hot_pages)]
+    for chunk in range(stream_pages // HOTSTREAM_CHUNK_PAGES):
+        base = hot_pages + chunk * HOTSTREAM_CHUNK_PAGES
+        lines += [str(base + i) for i in range(HOTSTREAM_CHUNK_PAGES)]
+        for _ in range(k):
+            state ^= state >> 12
+            state ^= (state << 25) & MASK64
+            state ^= state >> 27
+            lines.append(str((state * 0x2545F4914F6CDD1D & MASK64) % hot_pages))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    return hot_pages
+
+
 class Traces:
     """Iolog traces, their warm-up, and the bounds at each capacity."""
 
@@ -181,6 +209,25 @@ class Traces:
         self.iologs[name] = (path, sum(jobs[:-1]))
         return self.iologs[name]
 
+    def hot_bounds(self, params: dict, capacity: int) -> dict:
+        """hotstream: each policy's hit ratio of the hot reads at capacity
+        (the stream's pages, read once, miss under every policy)."""
+        try:
+            hot, stream, k = (int(params[n] * PAGES_PER_MIB) if n != "k" else int(params[n])
+                              for n in ("hot_mib", "stream_mib", "k"))
+        except (KeyError, TypeError, ValueError):
+            raise Bad(f"hotstream {params_text(params)}: needs hot_mib, stream_mib and k")
+        path = os.path.join(self.out, "traces", f"hotstream-h{hot}-s{stream}-k{k}.trace")
+        if not os.path.isfile(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            hotstream_trace(path + ".tmp", hot, stream, k)
+            os.replace(path + ".tmp", path)
+        self.iologs[path] = (path, hot)
+        b = self.bounds(path, capacity)
+        reads = b["accesses"] - stream
+        return {key: 1 - (b[f"{key}_misses"] - stream) / reads
+                for key in ["min", "lru"] + [o for o, _ in ONLINE]}
+
     def bounds(self, name, capacity):
         path, warm = self.iolog(name)
         key = (path, capacity)
@@ -216,6 +263,10 @@ def analyse(records, traces):
             for a, rs in arms.items():
                 cap = round(statistics.median(r["metrics"]["cache_pages"] for r in rs))
                 c["bounds"][a] = traces.bounds(c["trace"], max(cap, 1))
+        if workload == "hotstream":
+            c["hot_bounds"] = {a: traces.hot_bounds(params, max(1, round(statistics.median(
+                values(rs, "cache_pages")) or 1))) for a, rs in arms.items()
+                if values(rs, "cache_pages")}
         if workload == "uniform":
             if not is_number(params.get("file_mib")):
                 raise Bad(f"uniform {params_text(params)}: no params.file_mib (N)")
@@ -305,6 +356,10 @@ def summary_lines(cells):
             if b:
                 k, name = min(ONLINE, key=lambda o: b[f"{o[0]}_miss_ratio"])
                 best, mn = f"{name} {b[f'{k}_miss_ratio']:.4f}", f"{b['min_miss_ratio']:.4f}"
+            hb = c.get("hot_bounds", {}).get("series")
+            if hb and m == "hit_ratio":
+                k, name = max(ONLINE, key=lambda o: hb[o[0]])
+                best, mn = f"{name} {hb[k]:.4f}", f"{hb['min']:.4f}"
             word = verdict(vs_stock or [], direction,
                            TIE_BAND_US if m.endswith("_us") else TIE_BAND)
             if c["workload"] == "uniform":
@@ -373,7 +428,26 @@ def markdown(path, records, cells, run_id):
             lines.append("")
         if workload in BOUNDED:
             lines += bounds_lines(c)
+        if c.get("hot_bounds"):
+            lines += hot_bounds_lines(c)
     return "\n".join(lines)
+
+
+def hot_bounds_lines(c):
+    """hotstream: the hot set's hit ratio of each arm against the policies."""
+    lines = ["Online policies and MIN on the page accesses of `lab/hotstream.c` "
+             "(`lab/host/bound`, one warm-up pass over the hot file), at each arm's median "
+             "cache_pages C: the hit ratio of the hot reads.", "",
+             "| arm | C (pages) | hit ratio | LRU | " + " | ".join(n for _, n in ONLINE) +
+             " | best online | MIN |", "|---" * (len(ONLINE) + 6) + "|"]
+    for a, hb in c["hot_bounds"].items():
+        rs = c["arms"][a]
+        k, name = max(ONLINE, key=lambda o: hb[o[0]])
+        cap = round(statistics.median(values(rs, "cache_pages")))
+        lines.append(f"| {a} | {cap} | {fmt_range(values(rs, 'hit_ratio'))} | {hb['lru']:.4f} | " +
+                     " | ".join(f"{hb[o]:.4f}" for o, _ in ONLINE) +
+                     f" | {name} {hb[k]:.4f} | {hb['min']:.4f} |")
+    return lines + [""]
 
 
 def bounds_lines(c):
@@ -430,7 +504,7 @@ def plots(cells, outdir):
     import matplotlib.pyplot as plt
     matplotlib.rcParams["svg.hashsalt"] = "mglru-lab"   # stable SVG ids
     colors = dict(zip(ARMS, ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#9c755f",
-                                 "#e15759"]))
+                                 "#e15759", "#76b7b2"]))
 
     def bars(ax, x, width, rs_by_arm, m, legend):
         for i, (a, rs) in enumerate(rs_by_arm.items()):
@@ -468,6 +542,26 @@ def plots(cells, outdir):
         fig.legend(handles=handles, loc="upper right", fontsize=7)
         fig.suptitle(f"{workload}: median, min–max over repetitions", fontsize=10)
         save(fig, f"{workload}.svg")
+
+    # hotmove: the moved hot set's hit ratio over the second half, per arm
+    for c in cells:
+        if c["workload"] != "hotmove":
+            continue
+        windows = sorted((m for m in c["metrics"] if re.fullmatch(r"moved_w\d+", m)),
+                         key=lambda m: int(m[len("moved_w"):]))
+        if not windows:
+            continue
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        for a, rs in c["arms"].items():
+            meds = [statistics.median(values(rs, m)) if values(rs, m) else math.nan
+                    for m in windows]
+            ax.plot(range(1, len(windows) + 1), meds, marker="o", color=colors.get(a, "#bab0ac"),
+                    label=a)
+        ax.set_xlabel("eighth of the second half of the stream")
+        ax.set_ylabel("hit ratio of the moved hot set (median)")
+        ax.set_title(f"hotmove: {params_text(c['params'])}", fontsize=8)
+        ax.legend(fontsize=7)
+        save(fig, f"{slug(c['workload'], c['params'])}-over-time.svg")
 
     for c in cells:
         if c["workload"] not in BOUNDED:
