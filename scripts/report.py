@@ -430,6 +430,10 @@ def markdown(path, records, cells, run_id):
             lines += bounds_lines(c)
         if c.get("hot_bounds"):
             lines += hot_bounds_lines(c)
+        if workload == "hotmove":
+            name = f"{slug(workload, c['params'])}-over-time.svg"
+            lines += [f"The moved hot set's hit ratio per eighth of the second half: "
+                      f"![over time](plots/{name})", ""]
     return "\n".join(lines)
 
 
