@@ -51,14 +51,14 @@ if [ "${1:-}" = snap ]; then
 fi
 
 if [ "${1:-}" = probe ]; then
-	# has-cap: 0 has it, 1 has not, 2 could not tell
-	rc=0
-	$query has-cap 0x20 || rc=$?
-	case $rc in 0) anon=1 ;; 1) anon=0 ;; *) anon="?" ;; esac
-	rc=0
-	$query has-cap 0x40 || rc=$?
-	case $rc in 0) dist=1 ;; 1) dist=0 ;; *) dist="?" ;; esac
-	echo "### BENCH-PROBE enabled=$($query caps) anon=$anon dist=$dist release=$(uname -r)"
+	# has BIT: 1 if the kernel has cap BIT, 0 if not, ? if lru_gen_query
+	# has-cap could not tell (its exit status 2)
+	has() {
+		rc=0
+		$query has-cap "$1" || rc=$?
+		case $rc in 0) echo 1 ;; 1) echo 0 ;; *) echo "?" ;; esac
+	}
+	echo "### BENCH-PROBE enabled=$($query caps) anon=$(has 0x20) dist=$(has 0x40) release=$(uname -r)"
 	exit 0
 fi
 
