@@ -124,8 +124,22 @@ memcg_metrics() {
 			sub(/^workingset_/, "", $1); printf ",\"ws_%s\":%d", $1, $2 }
 		$1 ~ /^(pgscan|pgsteal)(_kswapd|_direct)?$/ { printf ",\"%s\":%d", $1, $2 }
 		$1 ~ /^(in)?active_file$/ { printf ",\"%s_kb_after\":%d", $1, $2 / 1024 }' "$cg/memory.stat"
+	dist_metrics
 	[ -f "$cg/memory.pressure" ] || return 0
 	psi_totals "$cg/memory.pressure" | awk '{ printf ",\"%s\":%d", $1, $2 }'
+}
+
+# dist_metrics: with bit 0x0040 in the kernel, the file pages of the cell's
+# memcg that refault distances activated (all nodes) and the largest reserve
+# of the distance on a node (pages), from lru_gen_full
+dist_metrics() {
+	$query has-cap 0x40 2> /dev/null || return 0
+	id=$($query memcg-id "${cg#/sys/fs/cgroup}") || return 0
+	for nid in $($query nodes "$id"); do
+		echo "$($query named "$id" "$nid" file_distance_activated)" \
+			"$($query named "$id" "$nid" file_distance_reserve)"
+	done | awk 'NF == 2 { a += $1; if (n++ == 0 || $2 > s) s = $2 }
+		END { if (n) printf ",\"dist_activated\":%d,\"dist_reserve\":%d", a, s }'
 }
 
 # sys_metrics: since the cell started (global: since mempin), the system's

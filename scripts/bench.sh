@@ -46,7 +46,8 @@
 #   aging     lab/aging_cost: aging a node that holds none of the memory,
 #             sparse small pages and sparse THPs
 #             (mglru series pud-off)
-#   fgcost    random reads of a hot file that fits: ops/s (mglru series fg-off)
+#   fgcost    random reads of a hot file that fits: ops/s (classic mglru
+#             series fg-off dist-on)
 #   fgswitch  the same inside one boot, by 1 and by 2 readers of the file,
 #             with bit 0x0010 switched on and off 20 times (series)
 #   sqlite    lookups of hot keys (HOT_MIB of leaf pages) of an SQLITE_MIB
@@ -333,7 +334,7 @@ for w in $WORKLOADS; do
 		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"thp\":0,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse thp=0 hot_mib=64 passes=$aging_passes")
 		groups+=("aging|{\"sparse_gib\":$((aging_sparse / 4)),\"thp\":1,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$((aging_sparse / 4)) thp=1 hot_mib=64 passes=$aging_passes") ;;
 	fgcost)
-		groups+=("fgcost|{\"hot_mib\":$HOT_MIB,\"ops\":$fit_ops,\"memcg_mib\":$MEMCG_MIB}||mglru series fg-off|ops=$fit_ops memcg=$MEMCG_MIB") ;;
+		groups+=("fgcost|{\"hot_mib\":$HOT_MIB,\"ops\":$fit_ops,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|ops=$fit_ops memcg=$MEMCG_MIB") ;;
 	fgswitch)
 		groups+=("fgswitch|{\"hot_mib\":$HOT_MIB,\"ops\":$((fit_ops / 4)),\"rounds\":20,\"memcg_mib\":$MEMCG_MIB}||series|ops=$((fit_ops / 4)) rounds=20 memcg=$MEMCG_MIB") ;;
 	sqlite)
