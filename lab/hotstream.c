@@ -19,7 +19,9 @@
  *	the hot reads go to the file MOVED (of HOT's size, never read before)
  *	instead, and the hit ratio of MOVED is also reported per eighth of
  *	the second half ("moved_w1" to "moved_w8"): how fast the cache picks
- *	up a working set that changes.
+ *	up a working set that changes; and how much of HOT, no longer read,
+ *	is still cached at the end of each eighth ("old_w1" to "old_w8"): how
+ *	fast it lets go of the one that went away.
  *   hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]
  *	ROUNDS times: read HOT fully PASSES times, then leave it idle while
  *	the next MIB of DIR's files stream by (no file is read twice), then
@@ -216,8 +218,12 @@ static void phase_end_json(void)
 	printf(",\"cache_pages\":%lld", (memcg_stat("file") - memcg_stat("shmem")) / BLOCK);
 }
 
-/* The hits and reads of the moved hot set, per window and in all. */
+/*
+ * The hits and reads of the moved hot set, per window and in all; the
+ * fraction of the first hot set cached at the end of each window.
+ */
 static long long total_bytes, moved_hits[MOVED_WINDOWS], moved_reads[MOVED_WINDOWS];
+static double old_cached[MOVED_WINDOWS];
 
 /*
  * The K hot reads after each CHUNK of the stream, counting their hits; with
@@ -237,6 +243,8 @@ static void hot_reads_after_chunk(long k, long long streamed, long long *hits, l
 			moved_hits[w] += hot_read(1);
 			moved_reads[w]++;
 		}
+		/* the last chunk of the window leaves its value */
+		old_cached[w] = (double)cached_pages(hot_seq, 0, hot_pages * BLOCK) / hot_pages;
 		return;
 	}
 	for (long i = 0; i < k; i++) {
@@ -256,6 +264,8 @@ static void moved_json(void)
 		printf("\"moved_w%d\":%.4f,", w + 1,
 		       moved_reads[w] ? (double)moved_hits[w] / moved_reads[w] : 0.0);
 	}
+	for (int w = 0; w < MOVED_WINDOWS; w++)
+		printf("\"old_w%d\":%.4f,", w + 1, old_cached[w]);
 	if (!reads)
 		die("the stream is too short to move the hot set");
 	printf("\"moved_reads\":%lld,\"moved_hit_ratio\":%.4f,", reads, (double)hits / reads);

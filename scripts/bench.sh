@@ -30,7 +30,8 @@
 #             stream by; residency per round
 #   hotmove   hotstream at K=4 whose hot reads move to a second hot file,
 #             never read before, in the middle of the stream: that file's
-#             hit ratio, in all and per eighth of the second half (KS)
+#             hit ratio, in all and per eighth of the second half, and the
+#             share of the first file still cached at the end of each (KS)
 #             (zipf, uniform, hotstream, hotmmap, mmapstream, idle, hotmove:
 #             classic mglru series fg-off dist-on)
 #   anon      random touches of 1.5 x MEMCG_MIB of anon memory, 90 % of

@@ -432,7 +432,8 @@ def markdown(path, records, cells, run_id):
             lines += hot_bounds_lines(c)
         if workload == "hotmove":
             name = f"{slug(workload, c['params'])}-over-time.svg"
-            lines += [f"The moved hot set's hit ratio per eighth of the second half: "
+            lines += [f"The moved hot set's hit ratio per eighth of the second half"
+                      f"{' and the first hot set still cached at its end' if windows(c, 'old_w') else ''}: "
                       f"![over time](plots/{name})", ""]
     return "\n".join(lines)
 
@@ -547,24 +548,28 @@ def plots(cells, outdir):
         fig.suptitle(f"{workload}: median, min–max over repetitions", fontsize=10)
         save(fig, f"{workload}.svg")
 
-    # hotmove: the moved hot set's hit ratio over the second half, per arm
+    # hotmove, per arm over the second half: the moved hot set's hit ratio and,
+    # if recorded, how much of the first hot set is still cached
     for c in cells:
         if c["workload"] != "hotmove":
             continue
-        windows = sorted((m for m in c["metrics"] if re.fullmatch(r"moved_w\d+", m)),
-                         key=lambda m: int(m[len("moved_w"):]))
-        if not windows:
+        panels = [(prefix, label, windows(c, prefix)) for prefix, label in
+                  (("moved_w", "hit ratio of the moved hot set"),
+                   ("old_w", "first hot set still cached"))]
+        panels = [p for p in panels if p[2]]
+        if not panels:
             continue
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        for a, rs in c["arms"].items():
-            meds = [statistics.median(values(rs, m)) if values(rs, m) else math.nan
-                    for m in windows]
-            ax.plot(range(1, len(windows) + 1), meds, marker="o", color=colors.get(a, "#bab0ac"),
-                    label=a)
-        ax.set_xlabel("eighth of the second half of the stream")
-        ax.set_ylabel("hit ratio of the moved hot set (median)")
-        ax.set_title(f"hotmove: {params_text(c['params'])}", fontsize=8)
-        ax.legend(fontsize=7)
+        fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 3.5), squeeze=False)
+        for ax, (_, label, ws) in zip(axes.flat, panels):
+            for a, rs in c["arms"].items():
+                meds = [statistics.median(values(rs, m)) if values(rs, m) else math.nan
+                        for m in ws]
+                ax.plot(range(1, len(ws) + 1), meds, marker="o", color=colors.get(a, "#bab0ac"),
+                        label=a)
+            ax.set_xlabel("eighth of the second half of the stream")
+            ax.set_ylabel(f"{label} (median)", fontsize=8)
+            ax.legend(fontsize=7)
+        fig.suptitle(f"hotmove: {params_text(c['params'])}", fontsize=8)
         save(fig, f"{slug(c['workload'], c['params'])}-over-time.svg")
 
     for c in cells:
@@ -590,6 +595,12 @@ def plots(cells, outdir):
         ax.set_title(f"{c['workload']}: {params_text(c['params'])}", fontsize=8)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1, 1))
         save(fig, f"{slug(c['workload'], c['params'])}-miss_ratio.svg")
+
+
+def windows(cell: dict, prefix: str) -> list[str]:
+    """The metrics PREFIX1, PREFIX2, ... of a cell, in order."""
+    ms = [m for m in cell["metrics"] if re.fullmatch(re.escape(prefix) + r"\d+", m)]
+    return sorted(ms, key=lambda m: int(m[len(prefix):]))
 
 
 def main():

@@ -122,11 +122,12 @@ if [ "$got" = "$want" ]; then
 else
 	notok "summary: verdicts '$got', want '$want'"
 fi
-plots="hotstream idle uniform uniform_file_mib1_ios500_memcg_mib1-miss_ratio zipf zipf_file_mib1_ios5_memcg_mib1_theta0.8-miss_ratio"
-want=$(for p in $plots; do echo "$p.svg"; done)
-if [ "$(ls "$BUILD/bench/plots")" = "$want" ] &&
+over=hotmove_hot_mib1_k4_memcg_mib1_stream_mib2-over-time
+plots="hotmove $over hotstream idle uniform uniform_file_mib1_ios500_memcg_mib1-miss_ratio zipf zipf_file_mib1_ios5_memcg_mib1_theta0.8-miss_ratio"
+want=$(for p in $plots; do echo "$p.svg"; done | LC_ALL=C sort)
+if [ "$(LC_ALL=C ls "$BUILD/bench/plots")" = "$want" ] &&
 	for p in $plots; do grep -q '<svg' "$BUILD/bench/plots/$p.svg" || exit 1; done; then
-	ok "plots: one bar chart per workload, one miss-ratio chart per zipf/uniform cell"
+	ok "plots: one bar chart per workload, one miss-ratio chart per zipf/uniform cell, hotmove over time"
 else
 	notok "plots: $(find "$BUILD/bench/plots" -mindepth 1 -printf '%f ')"
 fi
@@ -136,10 +137,20 @@ else
 	notok "plots: no MIN line in the zipf miss-ratio chart"
 fi
 
+# hotmove over time: the moved set's hit ratio and the first set's residency
+if grep -qF 'hit ratio of the moved hot set' "$BUILD/bench/plots/$over.svg" &&
+	grep -qF 'first hot set still cached' "$BUILD/bench/plots/$over.svg"; then
+	ok "plots: hotmove over time has the moved set's hits and the first set's residency"
+else
+	notok "plots: hotmove over time lacks a panel"
+fi
+has "hotmove: the over-time line names both panels" \
+	"The moved hot set's hit ratio per eighth of the second half and the first hot set still cached at its end: ![over time](plots/$over.svg)"
+
 # 'make report': no argument, $BUILD/bench/results.jsonl; RUN_ID keeps one run.
 cp "$data/results.jsonl" "$data/textbook.iolog" "$data/uniform.fio" "$BUILD/bench/"
 if RUN_ID=fixture make -s -C "$top" report > "$tmp/out" 2>&1 &&
-	grep -qF "Source: \`results.jsonl\`, 31 records, run fixture (RUN_ID)." "$report" &&
+	grep -qF "Source: \`results.jsonl\`, 35 records, run fixture (RUN_ID)." "$report" &&
 	! grep -q '^### idle' "$report"; then
 	ok "make report: default input, RUN_ID=fixture leaves out the other run"
 else
