@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""ghost_model.py TRACE WARMUP CAPACITY: the refault-distance model of the lab.
+"""ghost_model.py TRACE WARMUP CAPACITY [SHARE]: the refault-distance model of the lab.
 
 A cache of CAPACITY pages in two parts: pages accessed once wait in a FIFO
 (probation), a second access while resident moves a page to an LRU
@@ -15,13 +15,19 @@ hotstream traces report.py writes to $BUILD/bench/traces/); the first
 WARMUP requests are not counted.  Prints one JSON line: the misses of the
 measured requests for DISTANCE = none, CAPACITY / 2, CAPACITY, 2 x
 CAPACITY and unbounded.
+
+With SHARE (0 < SHARE <= 1, default 1), the protected LRU holds at most
+SHARE x CAPACITY pages: when it outgrows that, its least recently used page
+goes back to the FIFO, as the MGLRU aging starts once the youngest
+generation holds half the lruvec (SHARE 0.5).
 """
 import json
 import sys
 from collections import OrderedDict
 
 
-def misses(trace: list[int], warmup: int, capacity: int, distance: float) -> int:
+def misses(trace: list[int], warmup: int, capacity: int, distance: float,
+           share: float = 1.0) -> int:
     prob: OrderedDict[int, None] = OrderedDict()
     prot: OrderedDict[int, None] = OrderedDict()
     ghost: dict[int, int] = {}
@@ -33,13 +39,15 @@ def misses(trace: list[int], warmup: int, capacity: int, distance: float) -> int
         if page in prob:
             del prob[page]
             prot[page] = None
-            continue
-        missed += i >= warmup
-        evicted = ghost.pop(page, None)
-        if evicted is not None and evictions - evicted <= distance:
-            prot[page] = None
         else:
-            prob[page] = None
+            missed += i >= warmup
+            evicted = ghost.pop(page, None)
+            if evicted is not None and evictions - evicted <= distance:
+                prot[page] = None
+            else:
+                prob[page] = None
+        while len(prot) > share * capacity:
+            prob[prot.popitem(last=False)[0]] = None
         while len(prob) + len(prot) > capacity:
             victim, _ = (prob if prob else prot).popitem(last=False)
             ghost[victim] = evictions
@@ -48,23 +56,25 @@ def misses(trace: list[int], warmup: int, capacity: int, distance: float) -> int
 
 
 def main() -> None:
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         sys.exit(__doc__.split("\n")[0])
     try:
         with open(sys.argv[1], encoding="utf-8") as f:
             trace = [int(line) for line in f if line.strip() and not line.startswith("#")]
         warmup, capacity = int(sys.argv[2]), int(sys.argv[3])
+        share = float(sys.argv[4]) if len(sys.argv) == 5 else 1.0
     except (OSError, ValueError) as e:
         print(f"ghost_model.py: {e}", file=sys.stderr)
         sys.exit(2)
-    if warmup < 0 or capacity < 1 or warmup >= len(trace):
-        print("ghost_model.py: WARMUP must be below the trace's length, CAPACITY at least 1",
-              file=sys.stderr)
+    if warmup < 0 or capacity < 1 or warmup >= len(trace) or not 0 < share <= 1:
+        print("ghost_model.py: WARMUP must be below the trace's length, CAPACITY at least 1, "
+              "SHARE in (0, 1]", file=sys.stderr)
         sys.exit(2)
-    out = {"capacity": capacity, "warmup": warmup, "requests": len(trace) - warmup}
+    out = {"capacity": capacity, "warmup": warmup, "requests": len(trace) - warmup,
+           "share": share}
     for name, d in (("none", -1), ("half", capacity / 2), ("capacity", capacity),
                     ("twice", 2 * capacity), ("unbounded", float("inf"))):
-        out[f"misses_{name}"] = misses(trace, warmup, capacity, d)
+        out[f"misses_{name}"] = misses(trace, warmup, capacity, d, share)
     print(json.dumps(out))
 
 
