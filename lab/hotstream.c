@@ -20,8 +20,9 @@
  *	instead, and the hit ratio of MOVED is also reported per eighth of
  *	the second half ("moved_w1" to "moved_w8"): how fast the cache picks
  *	up a working set that changes; and how much of HOT, no longer read,
- *	is still cached at the end of each eighth ("old_w1" to "old_w8"): how
- *	fast it lets go of the one that went away.
+ *	is still cached at the end of each eighth ("old_w1" to "old_w8", taken
+ *	before the first hot read of the next): how fast it lets go of the one
+ *	that went away.
  *   hotstream idle -H HOT -s DIR -r ROUNDS -p PASSES -b MIB [-d DEV]
  *	ROUNDS times: read HOT fully PASSES times, then leave it idle while
  *	the next MIB of DIR's files stream by (no file is read twice), then
@@ -225,6 +226,12 @@ static void phase_end_json(void)
 static long long total_bytes, moved_hits[MOVED_WINDOWS], moved_reads[MOVED_WINDOWS];
 static double old_cached[MOVED_WINDOWS];
 
+/* The fraction of the first hot set that is cached. */
+static double old_fraction(void)
+{
+	return (double)cached_pages(hot_seq, 0, hot_pages * BLOCK) / hot_pages;
+}
+
 /*
  * The K hot reads after each CHUNK of the stream, counting their hits; with
  * -M, from the middle of the stream (@streamed bytes so far) on, of the
@@ -239,12 +246,13 @@ static void hot_reads_after_chunk(long k, long long streamed, long long *hits, l
 		hot_rnd = moved_fd;
 		w = (streamed - half - 1) * MOVED_WINDOWS / (total_bytes - half);
 		w = w < MOVED_WINDOWS ? w : MOVED_WINDOWS - 1;
+		/* the first chunk of a window closes the one before */
+		if (w > 0 && !moved_reads[w])
+			old_cached[w - 1] = old_fraction();
 		for (long i = 0; i < k; i++) {
 			moved_hits[w] += hot_read(1);
 			moved_reads[w]++;
 		}
-		/* the last chunk of the window leaves its value */
-		old_cached[w] = (double)cached_pages(hot_seq, 0, hot_pages * BLOCK) / hot_pages;
 		return;
 	}
 	for (long i = 0; i < k; i++) {
@@ -264,6 +272,7 @@ static void moved_json(void)
 		printf("\"moved_w%d\":%.4f,", w + 1,
 		       moved_reads[w] ? (double)moved_hits[w] / moved_reads[w] : 0.0);
 	}
+	old_cached[MOVED_WINDOWS - 1] = old_fraction();
 	for (int w = 0; w < MOVED_WINDOWS; w++)
 		printf("\"old_w%d\":%.4f,", w + 1, old_cached[w]);
 	if (!reads)
