@@ -24,6 +24,7 @@
 #   global: shape (stream or anon) budget_mib, and k for stream,
 #     anon_mib hot_mib hot_pct ops for anon; memcg is the cell's, unlimited
 #   probe: kib interval_ms passes (of the stream, in the sibling memcg)
+#   any workload: pin (a node: the workload runs on its CPUs only)
 set -eu
 query=/guest/lru_gen_query
 data=/mnt/data
@@ -38,10 +39,19 @@ export BENCH_WORK="$work"
 
 fail() { echo "bench.sh: error: $*" >&2; exit 1; }
 
+# seq_sum: the sum over its nodes of the cell memcg's max_seq, whose
+# increments are aging steps; nothing if lru_gen does not list the memcg
+seq_sum() {
+	id=$($query memcg-id "${cg#/sys/fs/cgroup}" 2> /dev/null) || return 0
+	for nid in $($query nodes "$id"); do $query max-seq "$id" "$nid"; done |
+		awk '{ s += $1 } END { if (NR) print s }'
+}
+
 # snap pre|post: counters around fio's measured job (fio exec_prerun/postrun)
 if [ "${1:-}" = snap ]; then
 	{
 		echo "ios $(awk '{ print $1 }' "/sys/block/$DATA_DEV/stat")"
+		echo "seq $(seq_sum)"
 		# page cache = file minus shmem (fio's shared memory pools)
 		awk '$1 == "workingset_refault_file" { print "refaults", $2 }
 			$1 == "file" { f = $2 } $1 == "shmem" { s = $2 }
@@ -70,11 +80,19 @@ shift 3
 for kv; do
 	key=${kv%%=*}
 	case $key in
-	memcg | job | k | advice | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | swap | src | targets | sparse_gib | thp | keys | stride | shape | budget_mib | kib | interval_ms)
+	memcg | job | k | advice | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | swap | src | targets | sparse_gib | thp | keys | stride | shape | budget_mib | kib | interval_ms | pin)
 		eval "p_$key=\${kv#*=}" ;;
 	*) fail "unknown parameter '$kv'" ;;
 	esac
 done
+
+# pin=NODE: this shell, and so the workload, on the CPUs of NODE
+if [ "${p_pin+set}" = set ]; then
+	case $p_pin in '' | *[!0-9]*) fail "pin=$p_pin: a node number expected" ;; esac
+	cpus=$(cat "/sys/devices/system/node/node$p_pin/cpulist" 2> /dev/null) ||
+		fail "pin=$p_pin: no such node"
+	taskset -p -c "$cpus" $$ > /dev/null || fail "cannot pin to node $p_pin (CPUs $cpus)"
+fi
 
 # The arm: set the caps first, and insist on reading them back.
 if [ "$want" != default ]; then
@@ -107,6 +125,7 @@ sys_snap > "$work/sys.pre"
 new_memcg() {
 	cg=$($query memcg-create bench ${3:+"$3"}) || fail "cannot create a memcg"
 	export BENCH_CG="$cg"
+	seq_sum > "$work/seq.start"
 	if [ "$1" = max ]; then echo max; else echo $(($1 << 20)); fi > "$cg/memory.max"
 	echo "$2" > "$cg/memory.swap.max"
 }
@@ -125,6 +144,7 @@ memcg_metrics() {
 		$1 ~ /^(pgscan|pgsteal)(_kswapd|_direct)?$/ { printf ",\"%s\":%d", $1, $2 }
 		$1 ~ /^(in)?active_file$/ { printf ",\"%s_kb_after\":%d", $1, $2 / 1024 }' "$cg/memory.stat"
 	dist_metrics
+	aging_steps "$(cat "$work/seq.start" 2> /dev/null)" "$(seq_sum)" aging_steps
 	[ -f "$cg/memory.pressure" ] || return 0
 	psi_totals "$cg/memory.pressure" | awk '{ printf ",\"%s\":%d", $1, $2 }'
 }
@@ -151,6 +171,12 @@ sys_metrics() {
 	awk 'NR == FNR { pre[$1] = $2; next }
 		$1 ~ /_kb$/ { printf ",\"sys_%s_before\":%d,\"sys_%s_after\":%d", $1, pre[$1], $1, $2; next }
 		{ printf ",\"sys_%s\":%d", $1, $2 - pre[$1] }' "$work/sys.pre" "$work/sys.post"
+}
+
+# aging_steps BEFORE AFTER NAME: ',"NAME":AFTER-BEFORE' if both are known
+aging_steps() {
+	[ -n "$1" ] && [ -n "$2" ] || return 0
+	printf ',"%s":%d' "$3" $(($2 - $1))
 }
 
 record() { # record METRICS_JSON: with memcg_metrics() and sys_metrics() added
@@ -183,7 +209,8 @@ fio_cell() {
 			found = 1
 		}
 		END { exit !found }' "$work"/fio.out > "$work"/metrics || fail "no measured job in fio's output"
-	record "$(cat "$work"/metrics)"
+	m=$(cat "$work"/metrics)
+	record "${m%\}}$(aging_steps "$(snap pre seq)" "$(snap post seq)" aging_steps_measured)}"
 }
 
 case $workload in

@@ -88,6 +88,11 @@
 #   MEM_MIB (guest memory, 2048)  ZRAM_MIB (512)  SWAP_MIB (swap disk, 512)
 #   DISK_MIB (data disk size, default: fits the file set)
 #   CELL_TIMEOUT (seconds per boot)
+#   PIN_NODE   run fio (zipf, uniform) on the CPU of this guest node (0 or
+#              1): its page cache then stays in that node's LRU; unpinned
+#              (the default, as in every run recorded before), fio moves
+#              between the CPUs and splits it over both nodes' LRUs, which
+#              age apart; the cells' params gain "pin_node"
 # Output: one JSON line per cell appended to $BUILD/bench/results.jsonl,
 # logs of every cell in $BUILD/bench/logs/RUN_ID/, fio job files in
 # $BUILD/bench/jobs/; then scripts/report.sh if it exists.
@@ -131,6 +136,11 @@ done
 [ -n "$WORKLOADS" ] || die "WORKLOADS is empty"
 [ -n "$ARMS" ] || die "ARMS is empty"
 uint REPS "$REPS" 1
+PIN_NODE=${PIN_NODE:-}
+if [ -n "$PIN_NODE" ]; then
+	uint PIN_NODE "$PIN_NODE" 0
+	[ "$PIN_NODE" -le 1 ] || die "PIN_NODE=$PIN_NODE: the guest has nodes 0 and 1"
+fi
 uint MEMCG_MIB "$MEMCG_MIB" 16
 FILE_MIB=${FILE_MIB:-$((4 * MEMCG_MIB))}
 uint FILE_MIB "$FILE_MIB" 1
@@ -450,6 +460,9 @@ skipped=
 cells=()
 for g in "${groups[@]}"; do
 	IFS='|' read -r w params trace arms args opts <<< "$g"
+	if [ -n "$PIN_NODE" ] && { [ "$w" = zipf ] || [ "$w" = uniform ]; }; then
+		params="${params%\}},\"pin_node\":$PIN_NODE}" args="$args pin=$PIN_NODE"
+	fi
 	run_arms=
 	for a in $arms; do
 		case " $ARMS " in *" $a "*) ;; *) continue ;; esac
