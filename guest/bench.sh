@@ -40,11 +40,15 @@ export BENCH_WORK="$work"
 fail() { echo "bench.sh: error: $*" >&2; exit 1; }
 
 # seq_sum: the sum over its nodes of the cell memcg's max_seq, whose
-# increments are aging steps; nothing if lru_gen does not list the memcg
+# increments are aging steps; nothing unless lru_gen lists the memcg and
+# every one of its nodes could be read (for probe, the parent memcg of the
+# two that hold the pages: about 0)
 seq_sum() {
-	id=$($query memcg-id "${cg#/sys/fs/cgroup}" 2> /dev/null) || return 0
-	for nid in $($query nodes "$id"); do $query max-seq "$id" "$nid"; done |
-		awk '{ s += $1 } END { if (NR) print s }'
+	seq_id=$($query memcg-id "${cg#/sys/fs/cgroup}" 2> /dev/null) || return 0
+	seq_nids=$($query nodes "$seq_id" 2> /dev/null) || return 0
+	for seq_nid in $seq_nids; do
+		$query max-seq "$seq_id" "$seq_nid" 2> /dev/null || echo fail
+	done | awk '$1 !~ /^[0-9]+$/ { bad = 1 } { s += $1 } END { if (NR && !bad) print s }'
 }
 
 # snap pre|post: counters around fio's measured job (fio exec_prerun/postrun)
