@@ -13,11 +13,9 @@ set -euo pipefail
 import_tree() {
 	local tmp=$TREE.tmp
 	[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make setup'"
-	if [ "${BASE_OVERRIDE:-0}" != 1 ]; then
-		note "checking $BASE_TARBALL against base/BASE"
-		echo "$BASE_SHA256  $BASE_TARBALL" | sha256sum -c --quiet - ||
-			die "tarball does not match base/BASE (BASE_OVERRIDE=1 to use it anyway)"
-	fi
+	note "checking $BASE_TARBALL against base/BASE"
+	echo "$BASE_SHA256  $BASE_TARBALL" | sha256sum -c --quiet - ||
+		die "$BASE_TARBALL does not match base/BASE: 'make setup' installs $BASE_PACKAGE=$BASE_VERSION"
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	note "extracting $BASE_TARBALL"
