@@ -16,7 +16,8 @@
 #   idle: rounds passes stream_mib
 #   anon: anon_mib hot_mib hot_pct ops swap (zram or disk), stream_mib
 #     (optional: anon_churn -S)   fgcost: ops
-#   kbuild: src (the host's kernel tree, seen at /mnt/host from vm-run.sh -s /)
+#   kbuild: src (the host's kernel tree, a path without symlinks, seen at
+#     /mnt/host from vm-run.sh -s /)
 #     targets (directories of its tools/, separated by commas)
 #   fgswitch: ops rounds                     jumps: k
 #   aging: sparse_gib thp (0 or 1) hot_mib passes
@@ -319,12 +320,16 @@ kbuild)
 	# The host's compiler on the host's files: chroot into the host's root
 	# (read-only 9p, cache=loose), objects and temporary files on the
 	# scratch disk at its /tmp.  Every page the build reads is charged to
-	# the memcg, the compiler's text included.
+	# the memcg, the compiler's text included.  The tree is bound to
+	# /mnt/scratch/src before the scratch disk goes over the root's /tmp,
+	# and the build reads it at /tmp/src: a checkout under the host's /tmp
+	# would be hidden at its own path.
 	root=/mnt/host
 	for f in make gcc; do [ -x $root/usr/bin/$f ] || fail "no host root with $f at $root"; done
 	[ -d "$root$p_src/tools/lib/bpf" ] || fail "no kernel tree at $p_src on the host"
+	mkdir -p /mnt/scratch/src
 	if ! { mount --bind /dev $root/dev && mount -t proc proc $root/proc &&
-		mount --bind /mnt/scratch $root/tmp; }; then
+		mount --bind "$root$p_src" /mnt/scratch/src && mount -o rbind /mnt/scratch $root/tmp; }; then
 		fail "cannot set up the chroot"
 	fi
 	enter_memcg "$p_memcg" max
@@ -339,9 +344,9 @@ kbuild)
 			make -s -j2 -C "$1/tools/$t" O="$out/$t" > "$out.log" 2>&1 ||
 				{ tail -20 "$out.log"; exit 1; }
 			echo "built tools/$t: $(find "$out/$t" -name "*.o" | wc -l) objects"
-		done' sh "$p_src" "$p_targets" || fail "the build failed"
+		done' sh /tmp/src "$p_targets" || fail "the build failed"
 	t1=$(cut -d' ' -f1 /proc/uptime)
-	umount $root/tmp $root/proc $root/dev
+	umount $root/tmp/src $root/tmp /mnt/scratch/src $root/proc $root/dev
 	sw1=$(awk '{ printf "%s %s", $3, $7 }' /sys/block/zram0/stat)
 	cat "$cg/memory.stat" "$cg/memory.events"
 	record "$(awk -v t0="$t0" -v t1="$t1" -v sw0="$sw0" -v sw1="$sw1" -v peak="$(cat "$cg/memory.peak")" '

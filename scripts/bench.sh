@@ -217,7 +217,7 @@ case " $WORKLOADS " in *" global "*)
 		die "MEMCG_MIB + ZRAM_MIB / 2 + 384 must fit MEM_MIB=$MEM_MIB (global)" ;;
 esac
 # kbuild: the base tree's tools/ on the host, read by the guest over 9p
-kbuild_src=$BUILD/base-tree
+kbuild_src=$(realpath -m "$BUILD/base-tree")
 case " $WORKLOADS " in *" kbuild "*)
 	[ "$ZRAM_MIB" -gt 0 ] || die "ZRAM_MIB=0: kbuild swaps to zram"
 	[ $((KBUILD_MEMCG_MIB + ZRAM_MIB / 2 + 384)) -le "$MEM_MIB" ] ||
