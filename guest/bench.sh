@@ -15,11 +15,10 @@
 #   hotstream, mmapstream, hotmove: k   hotmmap: k advice
 #   idle: rounds passes stream_mib
 #   anon: anon_mib hot_mib hot_pct ops swap (zram or disk), stream_mib
-#     (optional: anon_churn -S)   fgcost: ops
+#     (optional: anon_churn -S)   fgcost: ops   jumps: k
 #   kbuild: src (the host's kernel tree, a path without symlinks, seen at
 #     /mnt/host from vm-run.sh -s /)
 #     targets (directories of its tools/, separated by commas)
-#   fgswitch: ops rounds                     jumps: k
 #   aging: sparse_gib thp (0 or 1) hot_mib passes
 #   sqlite: keys stride (the hot keys of /mnt/data/lookup.db) k
 #   global: shape (stream or anon) budget_mib, and k for stream,
@@ -66,14 +65,7 @@ if [ "${1:-}" = snap ]; then
 fi
 
 if [ "${1:-}" = probe ]; then
-	# has BIT: 1 if the kernel has cap BIT, 0 if not, ? if lru_gen_query
-	# has-cap could not tell (its exit status 2)
-	has() {
-		rc=0
-		$query has-cap "$1" || rc=$?
-		case $rc in 0) echo 1 ;; 1) echo 0 ;; *) echo "?" ;; esac
-	}
-	echo "### BENCH-PROBE enabled=$($query caps) anon=$(has 0x20) dist=$(has 0x40) release=$(uname -r)"
+	echo "### BENCH-PROBE enabled=$($query caps) release=$(uname -r)"
 	exit 0
 fi
 
@@ -148,23 +140,9 @@ memcg_metrics() {
 			sub(/^workingset_/, "", $1); printf ",\"ws_%s\":%d", $1, $2 }
 		$1 ~ /^(pgscan|pgsteal)(_kswapd|_direct)?$/ { printf ",\"%s\":%d", $1, $2 }
 		$1 ~ /^(in)?active_file$/ { printf ",\"%s_kb_after\":%d", $1, $2 / 1024 }' "$cg/memory.stat"
-	dist_metrics
 	aging_steps "$(cat "$work/seq.start" 2> /dev/null)" "$(seq_sum)" aging_steps
 	[ -f "$cg/memory.pressure" ] || return 0
 	psi_totals "$cg/memory.pressure" | awk '{ printf ",\"%s\":%d", $1, $2 }'
-}
-
-# dist_metrics: with bit 0x0040 in the kernel, the file pages of the cell's
-# memcg that refault distances activated (all nodes) and the largest reserve
-# of the distance on a node (pages), from lru_gen_full
-dist_metrics() {
-	$query has-cap 0x40 2> /dev/null || return 0
-	id=$($query memcg-id "${cg#/sys/fs/cgroup}") || return 0
-	for nid in $($query nodes "$id"); do
-		echo "$($query named "$id" "$nid" file_distance_activated)" \
-			"$($query named "$id" "$nid" file_distance_reserve)"
-	done | awk 'NF == 2 { a += $1; if (n++ == 0 || $2 > s) s = $2 }
-		END { if (n) printf ",\"dist_activated\":%d,\"dist_reserve\":%d", a, s }'
 }
 
 # sys_metrics: since the cell started (global: since mempin), the system's
@@ -240,45 +218,6 @@ idle)
 fgcost)
 	enter_memcg "$p_memcg" 0
 	record "$(/guest/hotstream fit -H $data/hot.bin -n "$p_ops")" ;;
-fgswitch)
-	# ops/s with bit 0x0010 on and off, alternating inside this boot, by one
-	# reader and by two readers of the same hot file at once
-	enter_memcg "$p_memcg" 0
-	on=$((caps | 0x10)) off=$((caps & ~0x10))
-	fit() { /guest/hotstream fit -H $data/hot.bin -n "$p_ops" | sed 's/.*"ops_per_s":\([0-9.]*\).*/\1/'; }
-	fit2() { fit > "$work/fit.a" & fit > "$work/fit.b"; wait; awk '{ s += $1 } END { print s }' "$work/fit.a" "$work/fit.b"; }
-	# measure r readers with the caps $1: ops/s
-	run() { $query set-caps "$1" || fail "cannot set caps $1"; if [ "$2" = 1 ]; then fit; else fit2; fi; }
-	: > "$work/switch"
-	# on first in odd rounds, off first in even ones (ABBA)
-	for i in $(seq 1 "$p_rounds"); do
-		for r in 1 2; do
-			if [ $((i % 2)) = 1 ]; then a=$(run $on $r); b=$(run $off $r)
-			else b=$(run $off $r); a=$(run $on $r); fi
-			echo "$r $a $b" >> "$work/switch"
-		done
-	done
-	$query set-caps "$caps"
-	cat "$work/switch"
-	record "$(sort -n -k1 "$work/switch" | awk '
-		function median(a, n,   i, j, t) {
-			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
-		{ n[$1]++; on[$1, n[$1]] = $2; off[$1, n[$1]] = $3; q[$1, n[$1]] = $2 / $3 }
-		END {
-			for (r = 1; r <= 2; r++) {
-				lo = 1e9; hi = 0
-				for (i = 1; i <= n[r]; i++) { x[i] = q[r, i]; lo = x[i] < lo ? x[i] : lo; hi = x[i] > hi ? x[i] : hi }
-				m = median(x, n[r])
-				for (i = 1; i <= n[r]; i++) x[i] = on[r, i]
-				mon = median(x, n[r])
-				for (i = 1; i <= n[r]; i++) x[i] = off[r, i]
-				moff = median(x, n[r])
-				printf "%s\"readers%d_on_off_ratio\":%.4f,\"readers%d_ratio_min\":%.4f,\"readers%d_ratio_max\":%.4f,\"readers%d_on_ops_per_s\":%.1f,\"readers%d_off_ops_per_s\":%.1f", r == 1 ? "{" : ",", r, m, r, lo, r, hi, r, mon, r, moff
-			}
-			printf ",\"rounds\":%d}\n", n[1]
-		}')" ;;
 jumps)
 	# active_file before and after each of 12 forced aging steps while the
 	# hot set is read under a stream: the largest move across one step, as

@@ -7,12 +7,9 @@
 # $BUILD/out-bench), same config (scripts/kernel.sh bench), same initramfs,
 # data disk image and qemu command line.  Arms (lru_gen/enabled):
 #   classic  base kernel, 0x0000          mglru  base kernel, 0x0007
-#   series   series kernel, its boot default (every capability but 0x0020)
-#   fg-off   series, default minus 0x0010 (frequency-guided promotion)
+#   series   series kernel, its boot default
 #   pud-off  series, default minus 0x0008 (PUD Bloom filter)
-#   anon-on  series, default plus 0x0020 (anon young bits counted)
-#   dist-on  series, default plus 0x0040 (refault distances)
-# An arm whose bit the series kernel does not have is skipped with a note.
+# pud-off is skipped with a note if the series kernel has no bit 0x0008 on.
 #
 # Workloads (arms; sizes at the default / QUICK=1 scale in the README):
 #   zipf      fio zipf THETAS, 4 KiB buffered random reads of a FILE_MIB file
@@ -23,7 +20,8 @@
 #   hotstream K random hot 4 KiB reads per 64 KiB of a one-shot stream (KS)
 #   hotmmap   the same, each hot read a load through a shared mapping (KS),
 #             madvise()d MMAP_ADVICES (normal: reads around a miss; random:
-#             no read-around, and 6.12 ignores the mapping's accessed bits)
+#             no read-around, and the kernel ignores the mapping's accessed
+#             bits, see vma_has_recency())
 #   mmapstream hotstream with the stream read through a shared mapping of
 #             each file, one load per 4 KiB, instead of read()s (KS)
 #   idle      hot file read 4 times, then idle while 1.25 x MEMCG_MIB
@@ -33,7 +31,7 @@
 #             hit ratio, in all and per eighth of the second half, and the
 #             share of the first file still cached at the end of each (KS)
 #             (zipf, uniform, hotstream, hotmmap, mmapstream, idle, hotmove:
-#             classic mglru series fg-off dist-on)
+#             classic mglru series)
 #   anon      random touches of 1.5 x MEMCG_MIB of anon memory, 90 % of
 #             them in a third of it, swap on zram or a virtio disk (SWAPS);
 #             and a hot set of 5/8 x MEMCG_MIB with half of the operations,
@@ -42,15 +40,12 @@
 #   kbuild    a build of KBUILD_TARGETS, directories of the base tree's
 #             tools/, with the host's gcc (-j2), chrooted into the host's
 #             root over 9p, in a KBUILD_MEMCG_MIB memcg with zram swap:
-#             refaults and major faults per build (classic mglru series fg-off
-#             anon-on)
+#             refaults and major faults per build (classic mglru series)
 #   aging     lab/aging_cost: aging a node that holds none of the memory,
 #             sparse small pages and sparse THPs
 #             (mglru series pud-off)
-#   fgcost    random reads of a hot file that fits: ops/s (classic mglru
-#             series fg-off dist-on)
-#   fgswitch  the same inside one boot, by 1 and by 2 readers of the file,
-#             with bit 0x0010 switched on and off 20 times (series)
+#   fgcost    random reads of a hot file that fits: ops/s, the cost of a
+#             page cache hit (classic mglru series)
 #   sqlite    lookups of hot keys (HOT_MIB of leaf pages) of an SQLITE_MIB
 #             SQLite database while GNU 'grep -r' reads the stream once, 2
 #             lookups per 64 KiB the disk reads, in a MEMCG_MIB memcg:
@@ -59,19 +54,18 @@
 #   global    no memcg limit: the initramfs and the guest's free memory but
 #             MEMCG_MIB are locked (lab/mempin), so kswapd and direct
 #             reclaim do the work; shapes
-#             "stream" (hotstream at K=4) and "anon" (anon's churn, zram;
-#             anon-on too)
+#             "stream" (hotstream at K=4) and "anon" (anon's churn, zram)
 #   probe     a latency probe: the first 64 KiB of the hot file read every
 #             10 ms in one memcg while a sibling streams the stream files
 #             PROBE_PASSES times, both under a parent of MEMCG_MIB: probe
 #             latency p50/p99 and probes that missed
-#             (sqlite, global, probe: classic mglru series fg-off)
+#             (sqlite, global, probe: classic mglru series)
 #   jumps     hotstream at K=4 with forced aging steps: how much active_file
 #             of memory.stat moves across one step (mglru series)
 #
 # Environment (all optional):
 #   WORKLOADS  subset of the list above (default: all)
-#   ARMS       subset of "classic mglru series fg-off pud-off anon-on dist-on" (default: all;
+#   ARMS       subset of "classic mglru series pud-off" (default: all;
 #              each workload runs on the arms that make sense for it)
 #   REPS       repetitions per arm (default 3, QUICK 1)
 #   QUICK=1    smaller sizes, fewer cells: about 11 minutes with the kernels
@@ -101,8 +95,8 @@
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle hotmove anon kbuild aging fgcost fgswitch jumps sqlite global probe"
-ALL_ARMS="classic mglru series fg-off pud-off anon-on dist-on"
+ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle hotmove anon kbuild aging fgcost jumps sqlite global probe"
+ALL_ARMS="classic mglru series pud-off"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
 	: "${REPS:=1}" "${MEMCG_MIB:=32}" "${HOT_MIB:=8}" "${STREAM_MIB:=128}"
@@ -261,7 +255,7 @@ flock -n 9 || die "another bench run holds $dir/.lock"
 # ---- the cells: "workload|params json|trace|arms|guest args|vm-run options" --
 # The PUD filter only changes page-table walks: pud-off runs on aging and,
 # as a no-change check, on anon.
-pc_arms="classic mglru series fg-off dist-on"
+pc_arms="classic mglru series"
 groups=()
 fio_job() { # fio_job NAME DISTRIBUTION WARM_IOS IOS: write jobs/NAME.fio
 	local f=$dir/jobs/$1.fio
@@ -341,15 +335,13 @@ for w in $WORKLOADS; do
 		done ;;
 	kbuild)
 		targets=$(echo "$KBUILD_TARGETS" | xargs | tr ' ' ,)
-		groups+=("kbuild|{\"targets\":\"$targets\",\"jobs\":2,\"memcg_mib\":$KBUILD_MEMCG_MIB}||$pc_arms anon-on|src=$kbuild_src targets=$targets memcg=$KBUILD_MEMCG_MIB|-s / -d 512") ;;
+		groups+=("kbuild|{\"targets\":\"$targets\",\"jobs\":2,\"memcg_mib\":$KBUILD_MEMCG_MIB}||$pc_arms|src=$kbuild_src targets=$targets memcg=$KBUILD_MEMCG_MIB|-s / -d 512") ;;
 	aging)
 		# a page per 2 MiB, then THPs (one per 64 MiB) over a quarter of the PUDs
 		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"thp\":0,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse thp=0 hot_mib=64 passes=$aging_passes")
 		groups+=("aging|{\"sparse_gib\":$((aging_sparse / 4)),\"thp\":1,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$((aging_sparse / 4)) thp=1 hot_mib=64 passes=$aging_passes") ;;
 	fgcost)
 		groups+=("fgcost|{\"hot_mib\":$HOT_MIB,\"ops\":$fit_ops,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|ops=$fit_ops memcg=$MEMCG_MIB") ;;
-	fgswitch)
-		groups+=("fgswitch|{\"hot_mib\":$HOT_MIB,\"ops\":$((fit_ops / 4)),\"rounds\":20,\"memcg_mib\":$MEMCG_MIB}||series|ops=$((fit_ops / 4)) rounds=20 memcg=$MEMCG_MIB") ;;
 	sqlite)
 		# 4 rows of 900 bytes per 4 KiB page: one hot key per page of a
 		# HOT_MIB share of the leaves, spread over the database
@@ -357,7 +349,7 @@ for w in $WORKLOADS; do
 		groups+=("sqlite|{\"db_mib\":$SQLITE_MIB,\"hot_keys\":$keys,\"k\":2,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|keys=$keys stride=$((rows / keys)) k=2 memcg=$MEMCG_MIB") ;;
 	global)
 		groups+=("global|{\"shape\":\"stream\",\"k\":4,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"budget_mib\":$MEMCG_MIB}||$pc_arms|shape=stream k=4 budget_mib=$MEMCG_MIB")
-		groups+=("global|{\"shape\":\"anon\",\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"budget_mib\":$MEMCG_MIB,\"swap\":\"zram\"}||$pc_arms anon-on|shape=anon anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops budget_mib=$MEMCG_MIB") ;;
+		groups+=("global|{\"shape\":\"anon\",\"anon_mib\":$anon_mib,\"hot_mib\":$anon_hot,\"hot_pct\":90,\"ops\":$anon_ops,\"budget_mib\":$MEMCG_MIB,\"swap\":\"zram\"}||$pc_arms|shape=anon anon_mib=$anon_mib hot_mib=$anon_hot hot_pct=90 ops=$anon_ops budget_mib=$MEMCG_MIB") ;;
 	probe)
 		groups+=("probe|{\"kib\":64,\"interval_ms\":10,\"passes\":$PROBE_PASSES,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|kib=64 interval_ms=10 passes=$PROBE_PASSES memcg=$MEMCG_MIB") ;;
 	jumps)
@@ -439,8 +431,6 @@ vm "$base_img" "" probe || die "the base kernel did not boot (see $BUILD/logs/be
 base_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p' "$BUILD/logs/bench.guest.log")
 vm "$series_img" "" probe || die "the series kernel did not boot (see $BUILD/logs/bench.console.log)"
 series_caps=$(sed -n 's/^### BENCH-PROBE enabled=\([^ ]*\).*/\1/p;T;q' "$BUILD/logs/bench.guest.log")
-series_anon=$(sed -n 's/^### BENCH-PROBE .* anon=\([01]\) .*/\1/p;T;q' "$BUILD/logs/bench.guest.log")
-series_dist=$(sed -n 's/^### BENCH-PROBE .* dist=\([01]\) .*/\1/p;T;q' "$BUILD/logs/bench.guest.log")
 note "lru_gen/enabled at boot: base $base_caps, series $series_caps"
 { [ -n "$base_caps" ] && [ -n "$series_caps" ]; } || die "no lru_gen/enabled in a kernel"
 
@@ -450,12 +440,7 @@ arm_setting() {
 	classic) echo "base 0x0000" ;;
 	mglru) echo "base 0x0007" ;;
 	series) echo "series default" ;;
-	fg-off) [ $((series_caps & 0x10)) = 0 ] || printf 'series 0x%04x\n' $((series_caps & ~0x10)) ;;
 	pud-off) [ $((series_caps & 0x08)) = 0 ] || printf 'series 0x%04x\n' $((series_caps & ~0x08)) ;;
-	anon-on) [ "$series_anon" != 1 ] || [ $((series_caps & 0x20)) != 0 ] ||
-		printf 'series 0x%04x\n' $((series_caps | 0x20)) ;;
-	dist-on) [ "$series_dist" != 1 ] || [ $((series_caps & 0x40)) != 0 ] ||
-		printf 'series 0x%04x\n' $((series_caps | 0x40)) ;;
 	esac
 }
 skipped=
@@ -479,13 +464,7 @@ for g in "${groups[@]}"; do
 	done
 done
 for a in $skipped; do
-	case $a in
-	anon-on) why="lacks bit 0x0020 or has it on at boot" ;;
-	dist-on) why="lacks bit 0x0040 or has it on at boot" ;;
-	fg-off) why="has no bit 0x0010 on at boot" ;;
-	*) why="has no bit 0x0008 on at boot" ;;
-	esac
-	note "arm $a skipped: the series kernel ($series_caps) $why"
+	note "arm $a skipped: the series kernel ($series_caps) has no bit 0x0008 on at boot"
 done
 [ ${#cells[@]} -gt 0 ] || die "no cell to run (WORKLOADS='$WORKLOADS', ARMS='$ARMS')"
 note "run $run_id: ${#cells[@]} cells, logs in $logdir"
