@@ -19,9 +19,7 @@ sed 's/^/NUMA nodes online: /' /sys/devices/system/node/online
 caps=$($query caps)
 section "runtime switches: $enabled = $caps"
 for bit in 0x0001:"multi-gen LRU core" 0x0002:"page table walks for aging" \
-	0x0004:"clear accessed bits in non-leaf PMDs" 0x0008:"PUD-level Bloom filter" \
-	0x0010:"frequency-guided promotion" 0x0020:"anon young bits counted (off at boot)" \
-	0x0040:"refault distances (off at boot)"; do
+	0x0004:"clear accessed bits in non-leaf PMDs" 0x0008:"PUD-level Bloom filter"; do
 	b=${bit%%:*}
 	if [ $((caps & b)) != 0 ]; then
 		s=on

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Smoke test of the multi-gen LRU interfaces that stock 6.12 already has.
+# Smoke test of the multi-gen LRU interfaces that the stock kernel already
+# has.
 # Runs in the guest (busybox sh); prints KTAP with the kernel's
 # ktap_helpers.sh and reads lru_gen/enabled and lru_gen(_full) through
 # lru_gen_query (lab/lru_gen_query.c), both in /guest.  Exit status 0 only
