@@ -16,6 +16,8 @@
 #  - REVISION=2 writes v2 with a range-diff against v1 under the diffstat
 #    (all patches '=': nothing changed), keeps v1, and applies too;
 #  - going back to REVISION=1 then fails and changes nothing.
+# While a series has no patches (being ported), only mail.sh's refusal is
+# checked.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck source=/dev/null # from the kernel tree
@@ -103,6 +105,17 @@ applies() { # applies DIR BRANCH PREV: DIR's patches apply on PREV, giving BRANC
 tagged() { git -C "$tmp/build/mail/tree" rev-parse -q --verify "refs/tags/sent/$1" > /dev/null; }
 sums() { (cd "$tmp/build/mail" && find . -name '*.eml' | sort | xargs md5sum && git -C tree for-each-ref); }
 
+# A series without patches (one being ported, say): mail.sh refuses it,
+# and there is nothing else to check.
+for d in $dirs; do
+	[ -z "$(series_patches "$d")" ] || continue
+	ktap_print_header
+	ktap_set_plan 3
+	check "${d##*/} has no patches: mail.sh fails" fails "has no patches"
+	check "... and nothing was created" test ! -e "$tmp/build/mail"
+	ktap_test_skip "every other check: ${d##*/} has no patches"
+	ktap_finished
+done
 nseries=$(echo "$dirs" | wc -w)
 ktap_print_header
 ktap_set_plan $((5 + 2 + nseries * 14 + 2))
