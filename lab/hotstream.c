@@ -11,7 +11,8 @@
  *	of one byte of the block through a shared read-only mapping of HOT
  *	instead, madvise()d ADVICE: "normal" (a miss reads around the block)
  *	or "random" (no read-around, as the pread()s with POSIX_FADV_RANDOM;
- *	6.12 then ignores the mapping's accessed bits, see vma_has_recency()).
+ *	the kernel then ignores the mapping's accessed bits, see
+ *	vma_has_recency()).
  *	With -S, the stream is read through a shared read-only mapping of each
  *	file instead of read()s, one load of one byte per 4 KiB: a one-shot
  *	stream whose only accesses are the young bits of its faults.

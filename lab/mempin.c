@@ -82,8 +82,8 @@ static void pin(int node, long mib)
 	if (syscall(SYS_mbind, p, len, MPOL_PREFERRED, &mask, sizeof(mask) * 8, 0))
 		die("mbind node %d: %s", node, strerror(errno));
 	/*
-	 * Small pages, not zero: 6.12's shrinker of underused THPs would split
-	 * THPs of zeros and give their memory back.
+	 * Small pages, not zero: the shrinker of underused THPs (since 6.12)
+	 * would split THPs of zeros and give their memory back.
 	 */
 	if (madvise(p, len, MADV_NOHUGEPAGE))
 		die("madvise: %s", strerror(errno));

@@ -15,7 +15,7 @@
 #       mounted read-only at /mnt/data; its device name (e.g. vdb) is in
 #       $DATA_DEV for the guest script
 #   -s  host directory shared read-only over 9p at /mnt/host, cache=loose
-#       (programs run from 9p in the default cache mode crash 6.12 guests)
+#       (programs run from 9p in the default cache mode crashed 6.12 guests)
 #   -t  timeout (default 1200 s)    -m  guest memory, split over 2 nodes
 #   -a  more kernel command line, e.g., debug_pagealloc=on
 # The kernel console goes to $BUILD/logs/NAME.console.log, the guest script's
