@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest side of the LRU lock count (results/README.md, lock-count.txt): on
+# Guest side of the LRU lock count (results/6.12/README.md, lock-count.txt): on
 # a kernel with CONFIG_LOCK_STAT, how often the read path takes an LRU lock.
 # In a memcg with room for it, 1 and 2 readers pread() an 8 MiB hot file
 # that is in the page cache (every read a hit, so the only LRU work is the

@@ -20,7 +20,7 @@ With SHARE (0 < SHARE <= 1, default 1), the protected LRU holds at most
 SHARE x CAPACITY pages: when it outgrows that, its least recently used page
 goes back to the FIFO: a crude model of the MGLRU aging, which starts once
 the youngest generation holds half the lruvec (SHARE 0.5); the kernel did
-not follow it at 0.75 (results/refault-distance/alternatives/README.md).
+not follow it at 0.75 (results/6.12/refault-distance/alternatives/README.md).
 """
 import json
 import sys
