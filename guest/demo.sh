@@ -58,19 +58,21 @@ block "$id" ${dbg}_full | awk '$1 == "node" { n = $2 } n == 0'
 section "memory.stat of /${cg##*/}"
 grep -E '^(file|workingset_refault_file|workingset_activate_file|active_file|inactive_file|pgscan|pgsteal) ' "$cg/memory.stat"
 
-# Page-table aging of a node that holds none of a process's memory: a
-# process bound to node 0 with 8 GiB of sparse mappings, aged on node 1.
+# Page-table aging of a node that holds next to none of a process's memory:
+# a process bound to node 0 with 8 GiB of sparse mappings and 2 MiB on node 1
+# in its hot PUD (the series does not walk for a node without any), aged on
+# node 1.
 cd /guest
-section "aging node 1 for a process on node 0: 20 passes per setting"
+section "aging node 1 for a process on node 0 (2 MiB on node 1): 20 passes per setting"
 if [ $((caps & 0x8)) != 0 ]; then
-	./aging_cost -s 8 -H 16 -p 20 -r 1 -e $((caps)),$((caps & ~0x8))
+	./aging_cost -s 8 -H 16 -n 2 -p 20 -r 1 -e $((caps)),$((caps & ~0x8))
 else
-	./aging_cost -s 8 -H 16 -p 20 -r 1 -e $((caps))
+	./aging_cost -s 8 -H 16 -n 2 -p 20 -r 1 -e $((caps))
 fi | awk -F'[{}:,"]+' '
-	BEGIN { printf "  %-8s %12s %10s %12s %12s %12s\n", "enabled", "median us", "leaf/pass",
-		"pmd_tested", "pud_skipped", "empty walks" }
+	BEGIN { printf "  %-8s %12s %10s %10s %12s %12s\n", "enabled", "median us", "leaf/pass",
+		"young", "pud_skipped", "pud_carried" }
 	{ for (i = 2; i < NF; i += 2) v[$i] = $(i + 1)
-	  printf "  %-8s %12s %10s %12s %12s %12s\n", v["enabled"], v["aging_us_median"],
-		v["leaf_per_pass"], v["pmd_tested_per_pass"], v["pud_skipped_per_pass"],
-		v["empty_walks_per_pass"] }'
+	  printf "  %-8s %12s %10s %10s %12s %12s\n", v["enabled"], v["aging_us_median"],
+		v["leaf_per_pass"], v["young_per_pass"], v["pud_skipped_per_pass"],
+		v["pud_carried_per_pass"] }'
 echo "  (per pass; -1: this kernel has no such counter)"
