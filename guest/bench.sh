@@ -19,7 +19,8 @@
 #   kbuild: src (the host's kernel tree, a path without symlinks, seen at
 #     /mnt/host from vm-run.sh -s /)
 #     targets (directories of its tools/, separated by commas)
-#   aging: sparse_gib thp (0 or 1) hot_mib passes
+#   aging: sparse_gib thp (0 or 1) hot_mib passes, node_mib (optional:
+#     aging_cost -n, anon memory of the aged node in the hot PUD)
 #   sqlite: keys stride (the hot keys of /mnt/data/lookup.db) k
 #   global: shape (stream or anon) budget_mib, and k for stream,
 #     anon_mib hot_mib hot_pct ops for anon; memcg is the cell's, unlimited
@@ -77,7 +78,7 @@ shift 3
 for kv; do
 	key=${kv%%=*}
 	case $key in
-	memcg | job | k | advice | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | swap | src | targets | sparse_gib | thp | keys | stride | shape | budget_mib | kib | interval_ms | pin)
+	memcg | job | k | advice | rounds | passes | stream_mib | anon_mib | hot_mib | hot_pct | ops | swap | src | targets | sparse_gib | thp | node_mib | keys | stride | shape | budget_mib | kib | interval_ms | pin)
 		eval "p_$key=\${kv#*=}" ;;
 	*) fail "unknown parameter '$kv'" ;;
 	esac
@@ -361,7 +362,8 @@ aging)
 	thp_opt=
 	[ "${p_thp:-0}" = 1 ] && thp_opt=-t
 	# shellcheck disable=SC2086 # thp_opt is empty or one word
-	line=$(/guest/aging_cost $thp_opt -s "$p_sparse_gib" -H "$p_hot_mib" -p "$p_passes" -r 1 -e "$caps")
+	line=$(/guest/aging_cost $thp_opt -s "$p_sparse_gib" -H "$p_hot_mib" -n "${p_node_mib:-0}" \
+		-p "$p_passes" -r 1 -e "$caps")
 	echo "$line"
 	record "$(echo "$line" | tr -d '{}' | tr ',' '\n' | awk -F: '
 		$1 ~ /aging_us|_per_pass/ && $2 >= 0 { printf "%s%s:%s", n++ ? "," : "{", $1, $2 }
