@@ -339,7 +339,11 @@ for w in $WORKLOADS; do
 	aging)
 		# a page per 2 MiB, then THPs (one per 64 MiB) over a quarter of the PUDs
 		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"thp\":0,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse thp=0 hot_mib=64 passes=$aging_passes")
-		groups+=("aging|{\"sparse_gib\":$((aging_sparse / 4)),\"thp\":1,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$((aging_sparse / 4)) thp=1 hot_mib=64 passes=$aging_passes") ;;
+		groups+=("aging|{\"sparse_gib\":$((aging_sparse / 4)),\"thp\":1,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$((aging_sparse / 4)) thp=1 hot_mib=64 passes=$aging_passes")
+		# the same with 2 MiB on the aged node: its lruvec is not empty, so
+		# the series walks it, and only the PUD filter saves the walk
+		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"thp\":0,\"hot_mib\":64,\"node_mib\":2,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse thp=0 hot_mib=64 node_mib=2 passes=$aging_passes")
+		groups+=("aging|{\"sparse_gib\":$((aging_sparse / 4)),\"thp\":1,\"hot_mib\":64,\"node_mib\":2,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$((aging_sparse / 4)) thp=1 hot_mib=64 node_mib=2 passes=$aging_passes") ;;
 	fgcost)
 		groups+=("fgcost|{\"hot_mib\":$HOT_MIB,\"ops\":$fit_ops,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|ops=$fit_ops memcg=$MEMCG_MIB") ;;
 	sqlite)
