@@ -259,17 +259,18 @@ anon)
 kbuild)
 	# The host's compiler on the host's files: chroot into the host's root
 	# (read-only 9p, cache=loose), objects and temporary files on the
-	# scratch disk at its /tmp.  Every page the build reads is charged to
+	# scratch disk at its temporary directory.  Every page the build reads is charged to
 	# the memcg, the compiler's text included.  The tree is bound to
-	# /mnt/scratch/src before the scratch disk goes over the root's /tmp,
-	# and the build reads it at /tmp/src: a checkout under the host's /tmp
-	# would be hidden at its own path.
+	# /mnt/scratch/src before the scratch disk goes over the root's
+	# temporary directory ($ctmp), and the build reads it there: a checkout
+	# under the host's temporary directory would be hidden at its own path.
 	root=/mnt/host
+	ctmp=/tmp
 	for f in make gcc; do [ -x $root/usr/bin/$f ] || fail "no host root with $f at $root"; done
 	[ -d "$root$p_src/tools/lib/bpf" ] || fail "no kernel tree at $p_src on the host"
 	mkdir -p /mnt/scratch/src
 	if ! { mount --bind /dev $root/dev && mount -t proc proc $root/proc &&
-		mount --bind "$root$p_src" /mnt/scratch/src && mount -o rbind /mnt/scratch $root/tmp; }; then
+		mount --bind "$root$p_src" /mnt/scratch/src && mount -o rbind /mnt/scratch "$root$ctmp"; }; then
 		fail "cannot set up the chroot"
 	fi
 	enter_memcg "$p_memcg" max
@@ -277,16 +278,16 @@ kbuild)
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	# the chroot's shell expands $1, $2, $t and $TMPDIR (the scratch disk)
 	# shellcheck disable=SC2016
-	chroot $root /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp LC_ALL=C TMPDIR=/tmp /bin/sh -ec '
+	chroot $root /usr/bin/env -i PATH=/usr/bin:/bin HOME="$ctmp" LC_ALL=C TMPDIR="$ctmp" /bin/sh -ec '
 		out=$TMPDIR/kbuild
 		for t in $(echo "$2" | tr , " "); do
 			mkdir -p "$out/$t"
-			make -s -j2 -C "$1/tools/$t" O="$out/$t" > "$out.log" 2>&1 ||
+			make -s -j2 -C "$TMPDIR/$1/tools/$t" O="$out/$t" > "$out.log" 2>&1 ||
 				{ tail -20 "$out.log"; exit 1; }
 			echo "built tools/$t: $(find "$out/$t" -name "*.o" | wc -l) objects"
-		done' sh /tmp/src "$p_targets" || fail "the build failed"
+		done' sh src "$p_targets" || fail "the build failed"
 	t1=$(cut -d' ' -f1 /proc/uptime)
-	umount $root/tmp/src $root/tmp /mnt/scratch/src $root/proc $root/dev
+	umount "$root$ctmp/src" "$root$ctmp" /mnt/scratch/src $root/proc $root/dev
 	sw1=$(awk '{ printf "%s %s", $3, $7 }' /sys/block/zram0/stat)
 	cat "$cg/memory.stat" "$cg/memory.events"
 	record "$(awk -v t0="$t0" -v t1="$t1" -v sw0="$sw0" -v sw1="$sw1" -v peak="$(cat "$cg/memory.peak")" '
