@@ -40,7 +40,8 @@
 #   kbuild    a build of KBUILD_TARGETS, directories of the base tree's
 #             tools/, with the host's gcc (-j2), chrooted into the host's
 #             root over 9p, in a KBUILD_MEMCG_MIB memcg with zram swap:
-#             refaults and major faults per build (classic mglru series)
+#             refaults and major faults per build (all arms: pud-off
+#             shows what the PUD Bloom filter does to a build)
 #   aging     lab/aging_cost: aging a node that holds none of the memory,
 #             sparse small pages and sparse THPs
 #             (mglru series pud-off)
@@ -335,7 +336,7 @@ for w in $WORKLOADS; do
 		done ;;
 	kbuild)
 		targets=$(echo "$KBUILD_TARGETS" | xargs | tr ' ' ,)
-		groups+=("kbuild|{\"targets\":\"$targets\",\"jobs\":2,\"memcg_mib\":$KBUILD_MEMCG_MIB}||$pc_arms|src=$kbuild_src targets=$targets memcg=$KBUILD_MEMCG_MIB|-s / -d 512") ;;
+		groups+=("kbuild|{\"targets\":\"$targets\",\"jobs\":2,\"memcg_mib\":$KBUILD_MEMCG_MIB}||$ALL_ARMS|src=$kbuild_src targets=$targets memcg=$KBUILD_MEMCG_MIB|-s / -d 512") ;;
 	aging)
 		# a page per 2 MiB, then THPs (one per 64 MiB) over a quarter of the PUDs
 		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"thp\":0,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse thp=0 hot_mib=64 passes=$aging_passes")
