@@ -19,6 +19,7 @@
 #   kbuild: src (the host's kernel tree, a path without symlinks, seen at
 #     /mnt/host from vm-run.sh -s /)
 #     targets (directories of its tools/, separated by commas)
+#   fgswitch: ops rounds (bit 0x0010 of ENABLED switched on and off)
 #   aging: sparse_gib thp (0 or 1) hot_mib passes, node_mib (optional:
 #     aging_cost -n, anon memory of the aged node in the hot PUD)
 #   sqlite: keys stride (the hot keys of /mnt/data/lookup.db) k
@@ -219,6 +220,46 @@ idle)
 fgcost)
 	enter_memcg "$p_memcg" 0
 	record "$(/guest/hotstream fit -H $data/hot.bin -n "$p_ops")" ;;
+fgswitch)
+	# ops/s with bit 0x0010 on and off, alternating inside this boot, by one
+	# reader and by two readers of the same hot file at once
+	[ $((caps & 0x10)) != 0 ] || fail "fgswitch: lru_gen/enabled $caps has no bit 0x0010 on"
+	enter_memcg "$p_memcg" 0
+	on=$((caps | 0x10)) off=$((caps & ~0x10))
+	fit() { /guest/hotstream fit -H $data/hot.bin -n "$p_ops" | sed 's/.*"ops_per_s":\([0-9.]*\).*/\1/'; }
+	fit2() { fit > "$work/fit.a" & fit > "$work/fit.b"; wait; awk '{ s += $1 } END { print s }' "$work/fit.a" "$work/fit.b"; }
+	# measure r readers with the caps $1: ops/s
+	run() { $query set-caps "$1" || fail "cannot set caps $1"; if [ "$2" = 1 ]; then fit; else fit2; fi; }
+	: > "$work/switch"
+	# on first in odd rounds, off first in even ones (ABBA)
+	for i in $(seq 1 "$p_rounds"); do
+		for r in 1 2; do
+			if [ $((i % 2)) = 1 ]; then a=$(run $on $r); b=$(run $off $r)
+			else b=$(run $off $r); a=$(run $on $r); fi
+			echo "$r $a $b" >> "$work/switch"
+		done
+	done
+	$query set-caps "$caps"
+	cat "$work/switch"
+	record "$(sort -n -k1 "$work/switch" | awk '
+		function median(a, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		{ n[$1]++; on[$1, n[$1]] = $2; off[$1, n[$1]] = $3; q[$1, n[$1]] = $2 / $3 }
+		END {
+			for (r = 1; r <= 2; r++) {
+				lo = 1e9; hi = 0
+				for (i = 1; i <= n[r]; i++) { x[i] = q[r, i]; lo = x[i] < lo ? x[i] : lo; hi = x[i] > hi ? x[i] : hi }
+				m = median(x, n[r])
+				for (i = 1; i <= n[r]; i++) x[i] = on[r, i]
+				mon = median(x, n[r])
+				for (i = 1; i <= n[r]; i++) x[i] = off[r, i]
+				moff = median(x, n[r])
+				printf "%s\"readers%d_on_off_ratio\":%.4f,\"readers%d_ratio_min\":%.4f,\"readers%d_ratio_max\":%.4f,\"readers%d_on_ops_per_s\":%.1f,\"readers%d_off_ops_per_s\":%.1f", r == 1 ? "{" : ",", r, m, r, lo, r, hi, r, mon, r, moff
+			}
+			printf ",\"rounds\":%d}\n", n[1]
+		}')" ;;
 jumps)
 	# active_file before and after each of 12 forced aging steps while the
 	# hot set is read under a stream: the largest move across one step, as

@@ -8,8 +8,10 @@
 # data disk image and qemu command line.  Arms (lru_gen/enabled):
 #   classic  base kernel, 0x0000          mglru  base kernel, 0x0007
 #   series   series kernel, its boot default
+#   fg-off   series, default minus 0x0010 (frequency-guided promotion)
 #   pud-off  series, default minus 0x0008 (PUD Bloom filter)
-# pud-off is skipped with a note if the series kernel has no bit 0x0008 on.
+# fg-off (pud-off) is skipped with a note if the series kernel has no bit
+# 0x0010 (0x0008) on at boot, and so is fgswitch without bit 0x0010.
 #
 # Workloads (arms; sizes at the default / QUICK=1 scale in the README):
 #   zipf      fio zipf THETAS, 4 KiB buffered random reads of a FILE_MIB file
@@ -31,7 +33,7 @@
 #             hit ratio, in all and per eighth of the second half, and the
 #             share of the first file still cached at the end of each (KS)
 #             (zipf, uniform, hotstream, hotmmap, mmapstream, idle, hotmove:
-#             classic mglru series)
+#             classic mglru series fg-off)
 #   anon      random touches of 1.5 x MEMCG_MIB of anon memory, 90 % of
 #             them in a third of it, swap on zram or a virtio disk (SWAPS);
 #             and a hot set of 5/8 x MEMCG_MIB with half of the operations,
@@ -46,7 +48,9 @@
 #             sparse small pages and sparse THPs
 #             (mglru series pud-off)
 #   fgcost    random reads of a hot file that fits: ops/s, the cost of a
-#             page cache hit (classic mglru series)
+#             page cache hit (classic mglru series fg-off)
+#   fgswitch  the same inside one boot, by 1 and by 2 readers of the file,
+#             with bit 0x0010 switched on and off 20 times, ABBA (series)
 #   sqlite    lookups of hot keys (HOT_MIB of leaf pages) of an SQLITE_MIB
 #             SQLite database while GNU 'grep -r' reads the stream once, 2
 #             lookups per 64 KiB the disk reads, in a MEMCG_MIB memcg:
@@ -60,13 +64,13 @@
 #             10 ms in one memcg while a sibling streams the stream files
 #             PROBE_PASSES times, both under a parent of MEMCG_MIB: probe
 #             latency p50/p99 and probes that missed
-#             (sqlite, global, probe: classic mglru series)
+#             (sqlite, global, probe: classic mglru series fg-off)
 #   jumps     hotstream at K=4 with forced aging steps: how much active_file
-#             of memory.stat moves across one step (mglru series)
+#             of memory.stat moves across one step (mglru series fg-off)
 #
 # Environment (all optional):
 #   WORKLOADS  subset of the list above (default: all)
-#   ARMS       subset of "classic mglru series pud-off" (default: all;
+#   ARMS       subset of "classic mglru series fg-off pud-off" (default: all;
 #              each workload runs on the arms that make sense for it)
 #   REPS       repetitions per arm (default 3, QUICK 1)
 #   QUICK=1    smaller sizes, fewer cells: about 11 minutes with the kernels
@@ -96,8 +100,8 @@
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle hotmove anon kbuild aging fgcost jumps sqlite global probe"
-ALL_ARMS="classic mglru series pud-off"
+ALL_WORKLOADS="zipf uniform hotstream hotmmap mmapstream idle hotmove anon kbuild aging fgcost fgswitch jumps sqlite global probe"
+ALL_ARMS="classic mglru series fg-off pud-off"
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
 	: "${REPS:=1}" "${MEMCG_MIB:=32}" "${HOT_MIB:=8}" "${STREAM_MIB:=128}"
@@ -255,8 +259,9 @@ flock -n 9 || die "another bench run holds $dir/.lock"
 
 # ---- the cells: "workload|params json|trace|arms|guest args|vm-run options" --
 # The PUD filter only changes page-table walks: pud-off runs on aging and,
-# as a no-change check, on anon.
-pc_arms="classic mglru series"
+# as checks, on anon and kbuild.  Frequency-guided promotion changes what
+# the page cache keeps: fg-off runs on every page-cache cell, anon and kbuild.
+pc_arms="classic mglru series fg-off"
 groups=()
 fio_job() { # fio_job NAME DISTRIBUTION WARM_IOS IOS: write jobs/NAME.fio
 	local f=$dir/jobs/$1.fio
@@ -347,6 +352,8 @@ for w in $WORKLOADS; do
 		groups+=("aging|{\"sparse_gib\":$((aging_sparse / 4)),\"thp\":1,\"hot_mib\":64,\"node_mib\":2,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$((aging_sparse / 4)) thp=1 hot_mib=64 node_mib=2 passes=$aging_passes") ;;
 	fgcost)
 		groups+=("fgcost|{\"hot_mib\":$HOT_MIB,\"ops\":$fit_ops,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|ops=$fit_ops memcg=$MEMCG_MIB") ;;
+	fgswitch)
+		groups+=("fgswitch|{\"hot_mib\":$HOT_MIB,\"ops\":$((fit_ops / 4)),\"rounds\":20,\"memcg_mib\":$MEMCG_MIB}||series|ops=$((fit_ops / 4)) rounds=20 memcg=$MEMCG_MIB") ;;
 	sqlite)
 		# 4 rows of 900 bytes per 4 KiB page: one hot key per page of a
 		# HOT_MIB share of the leaves, spread over the database
@@ -358,7 +365,7 @@ for w in $WORKLOADS; do
 	probe)
 		groups+=("probe|{\"kib\":64,\"interval_ms\":10,\"passes\":$PROBE_PASSES,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||$pc_arms|kib=64 interval_ms=10 passes=$PROBE_PASSES memcg=$MEMCG_MIB") ;;
 	jumps)
-		groups+=("jumps|{\"k\":4,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||mglru series|k=4 memcg=$MEMCG_MIB") ;;
+		groups+=("jumps|{\"k\":4,\"hot_mib\":$HOT_MIB,\"stream_mib\":$STREAM_MIB,\"memcg_mib\":$MEMCG_MIB}||mglru series fg-off|k=4 memcg=$MEMCG_MIB") ;;
 	esac
 done
 
@@ -445,6 +452,7 @@ arm_setting() {
 	classic) echo "base 0x0000" ;;
 	mglru) echo "base 0x0007" ;;
 	series) echo "series default" ;;
+	fg-off) [ $((series_caps & 0x10)) = 0 ] || printf 'series 0x%04x\n' $((series_caps & ~0x10)) ;;
 	pud-off) [ $((series_caps & 0x08)) = 0 ] || printf 'series 0x%04x\n' $((series_caps & ~0x08)) ;;
 	esac
 }
@@ -452,6 +460,11 @@ skipped=
 cells=()
 for g in "${groups[@]}"; do
 	IFS='|' read -r w params trace arms args opts <<< "$g"
+	# fgswitch switches bit 0x0010 of the series kernel
+	if [ "$w" = fgswitch ] && [ $((series_caps & 0x10)) = 0 ]; then
+		case " $skipped " in *" fgswitch "*) ;; *) skipped="$skipped fgswitch" ;; esac
+		continue
+	fi
 	if [ -n "$PIN_NODE" ] && { [ "$w" = zipf ] || [ "$w" = uniform ]; }; then
 		params="${params%\}},\"pin_node\":$PIN_NODE}" args="$args pin=$PIN_NODE"
 	fi
@@ -469,7 +482,12 @@ for g in "${groups[@]}"; do
 	done
 done
 for a in $skipped; do
-	note "arm $a skipped: the series kernel ($series_caps) has no bit 0x0008 on at boot"
+	case $a in
+	fgswitch) what="workload fgswitch" bit=0x0010 ;;
+	fg-off) what="arm fg-off" bit=0x0010 ;;
+	*) what="arm $a" bit=0x0008 ;;
+	esac
+	note "$what skipped: the series kernel ($series_caps) has no bit $bit on at boot"
 done
 [ ${#cells[@]} -gt 0 ] || die "no cell to run (WORKLOADS='$WORKLOADS', ARMS='$ARMS')"
 note "run $run_id: ${#cells[@]} cells, logs in $logdir"

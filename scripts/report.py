@@ -35,13 +35,13 @@ import subprocess
 import sys
 import tempfile
 
-ARMS = ["classic", "mglru", "series", "pud-off"]
+ARMS = ["classic", "mglru", "series", "fg-off", "pud-off"]
 WORKLOADS = ["sqlite", "zipf", "uniform", "hotstream", "hotmmap", "mmapstream", "idle", "hotmove",
              "probe",
-             "global", "anon", "kbuild", "aging", "fgcost", "jumps"]
+             "global", "anon", "kbuild", "aging", "fgcost", "fgswitch", "jumps"]
 # The summary's metrics of each workload, with the better direction; a cell
 # shows those it has (global: hit_ratio for its stream shape, swapins for
-# anon).
+# anon).  fgswitch has one arm: its metric is already FG on / FG off.
 HEADLINE = {"zipf": [("miss_ratio", "lower")], "uniform": [("miss_ratio", "lower")],
             "hotstream": [("hit_ratio", "higher")], "hotmmap": [("hit_ratio", "higher")],
             "mmapstream": [("hit_ratio", "higher")], "idle": [("residency_mean", "higher")],
@@ -51,12 +51,13 @@ HEADLINE = {"zipf": [("miss_ratio", "lower")], "uniform": [("miss_ratio", "lower
             "global": [("hit_ratio", "higher"), ("swapins_per_op", "lower")],
             "anon": [("swapins_per_op", "lower")], "kbuild": [("refaults_file", "lower")],
             "aging": [("aging_us_median", "lower")], "fgcost": [("ops_per_s", "higher")],
+            "fgswitch": [("readers1_on_off_ratio", "higher")],
             "jumps": [("active_file_max_jump", "lower")]}
 TIE_BAND = 0.02                 # |ratio - 1| within this: a tie
 TIE_BAND_US = 0.10              # the same for latencies (*_us), noisy under TCG
 MIN_PAIRS = 3                   # fewer repetition pairs: no verdict
 PAIRS = [("mglru", "classic"), ("series", "classic"), ("series", "mglru"),
-         ("pud-off", "series")]
+         ("fg-off", "series"), ("pud-off", "series")]
 REQUIRED = {"workload": str, "params": dict, "arm": str, "kernel": str,
             "rep": int, "run_id": str, "metrics": dict}
 BOUNDED = ("zipf", "uniform")   # need miss_ratio and cache_pages
@@ -333,7 +334,8 @@ def summary_lines(cells):
              f"at the series' cache size. Verdict against stock: a win or loss needs "
              f"{MIN_PAIRS} pairs or more, the median ratio beyond ±{TIE_BAND:.0%} (latencies "
              f"±{TIE_BAND_US:.0%}) and every pair on that side, else tie; no verdict with "
-             "fewer pairs. 0/0 counts as 1. uniform is the negative control.", "",
+             "fewer pairs. 0/0 counts as 1. fgswitch compares FG on with FG off inside one "
+             "boot; uniform is the negative control.", "",
              "| cell | metric | series | series/stock | series/classic | best online | MIN | "
              "pairs | verdict |", "|---" * 9 + "|"]
     for c in cells:
@@ -343,8 +345,11 @@ def summary_lines(cells):
             ser = values(c["arms"]["series"], m)
             if not ser:
                 continue
-            vs_stock = c["ratios"].get(("series", "mglru"), {}).get(m)
-            vs_classic = c["ratios"].get(("series", "classic"), {}).get(m)
+            if c["workload"] == "fgswitch":
+                vs_stock, vs_classic = ser, None
+            else:
+                vs_stock = c["ratios"].get(("series", "mglru"), {}).get(m)
+                vs_classic = c["ratios"].get(("series", "classic"), {}).get(m)
             best = mn = "—"
             b = c["bounds"].get("series")
             if b:

@@ -92,11 +92,12 @@ if [ -n "$lru" ] && awk -v v="$lru" 'BEGIN { split(v, b, " ")
 else
 	notok "uniform: bounds from uniform.fio: '$lru'"
 fi
-# hotstream: pud-off/series hit ratio .71/.95 .73/.94 .72/.96 = .7474 .7766 .75
+# hotstream: fg-off/series hit ratio .76/.95 .75/.94 .77/.96 = .8 .7979 .8021,
+# pud-off/series .71/.95 .73/.94 .72/.96 = .7474 .7766 .75
 has "hotstream: ratios of every arm pair present" \
-	"| hit_ratio | 0.783 (0.778–0.813) | 1.055 (1.022–1.056) | 1.306 (1.297–1.357) | 0.750 (0.747–0.777) |"
+	"| hit_ratio | 0.783 (0.778–0.813) | 1.055 (1.022–1.056) | 1.306 (1.297–1.357) | 0.800 (0.798–0.802) | 0.750 (0.747–0.777) |"
 has "hotstream: time metric as median (range)" \
-	"| stream_s | 11 (10–12) | 11.5 (10.5–12.5) | 12 (11–13) | 10 (10–10) |"
+	"| stream_s | 11 (10–12) | 11.5 (10.5–12.5) | 12 (11–13) | 11 (10.5–11.5) | 10 (10–10) |"
 has "flags: a single repetition is not a result" \
 	"- idle (hot_mib=16, rounds=3), arm classic: only 1 repetition, not a result"
 has "idle: the record of another run is reported too" "### idle: hot_mib=16, rounds=3"
@@ -106,6 +107,10 @@ has "summary: zipf row" \
 	"| zipf: file_mib=1, ios=5, memcg_mib=1, theta=0.8 | miss_ratio (lower is better) | 0.36 (0.35–0.37) | 0.729 (0.720–0.755) | 0.900 (0.833–0.902) | CLOCK 0.2500 | 0.2500 | 3 | win |"
 has "summary: hotstream row, higher is better" \
 	"| hotstream: hot_mib=16, k=4, memcg_mib=64, stream_mib=256 | hit_ratio (higher is better) | 0.95 (0.94–0.96) | 1.306 (1.297–1.357) | 1.055 (1.022–1.056) | — | — | 3 | win |"
+# fgswitch has the series arm only: its own FG on / FG off ratios .97 .96 .98
+# stand in for series/stock, all below 1 by more than 2 %: a loss
+has "summary: fgswitch row, FG on over FG off within one boot" \
+	"| fgswitch: hot_mib=16, memcg_mib=64, ops=50000, rounds=20 | readers1_on_off_ratio (higher is better) | 0.97 (0.96–0.98) | 0.970 (0.960–0.980) | — | — | — | 3 | loss |"
 # verdict(): 3 pairs or more, beyond the band with every pair on one side,
 # else a tie; ratio(): 0/0 is 1 (no miss on either arm), x/0 infinite, so
 # that a stock arm without a miss cannot hide the series' misses
@@ -123,7 +128,7 @@ else
 	notok "summary: verdicts '$got', want '$want'"
 fi
 over=hotmove_hot_mib1_k4_memcg_mib1_stream_mib2-over-time
-plots="hotmove $over hotstream idle uniform uniform_file_mib1_ios500_memcg_mib1-miss_ratio zipf zipf_file_mib1_ios5_memcg_mib1_theta0.8-miss_ratio"
+plots="fgswitch hotmove $over hotstream idle uniform uniform_file_mib1_ios500_memcg_mib1-miss_ratio zipf zipf_file_mib1_ios5_memcg_mib1_theta0.8-miss_ratio"
 want=$(for p in $plots; do echo "$p.svg"; done | LC_ALL=C sort)
 if [ "$(LC_ALL=C ls "$BUILD/bench/plots")" = "$want" ] &&
 	for p in $plots; do grep -q '<svg' "$BUILD/bench/plots/$p.svg" || exit 1; done; then
@@ -150,7 +155,7 @@ has "hotmove: the over-time line names both panels" \
 # 'make report': no argument, $BUILD/bench/results.jsonl; RUN_ID keeps one run.
 cp "$data/results.jsonl" "$data/textbook.iolog" "$data/uniform.fio" "$BUILD/bench/"
 if RUN_ID=fixture make -s -C "$top" report > "$tmp/out" 2>&1 &&
-	grep -qF "Source: \`results.jsonl\`, 34 records, run fixture (RUN_ID)." "$report" &&
+	grep -qF "Source: \`results.jsonl\`, 40 records, run fixture (RUN_ID)." "$report" &&
 	! grep -q '^### idle' "$report"; then
 	ok "make report: default input, RUN_ID=fixture leaves out the other run"
 else
