@@ -35,8 +35,8 @@ for caps in "$@"; do
 	r0=$(awk '{ print $3 }' /sys/block/zram0/stat)
 	# shellcheck disable=SC2016 # expanded by the chroot's shell
 	sh -c "echo \$\$ > $d/cgroup.procs; exec chroot $root /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp LC_ALL=C /bin/sh -ec '
-		mkdir -p /tmp/kbuild
-		make -s -j2 -C /tmp/src/tools/objtool O=/tmp/kbuild > /tmp/kbuild.log 2>&1'"
+		mkdir -p \$HOME/kbuild
+		make -s -j2 -C \$HOME/src/tools/objtool O=\$HOME/kbuild > \$HOME/kbuild.log 2>&1'"
 	r1=$(awk '{ print $3 }' /sys/block/zram0/stat)
 	echo "=== build $i caps $caps zram_read_pages $(((r1 - r0) / 8))"
 	grep -E "^(workingset_(refault|activate|restore)_(file|anon)|pgmajfault|pgactivate|pgdeactivate|pgrefill|pgscan|pgsteal) " $d/memory.stat
