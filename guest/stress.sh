@@ -43,6 +43,7 @@ for b in 1 2 4 8 16 32 64; do
 done
 ttl0=$(cat "$ttl")
 free0=$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)
+meminfo0=$(cat /proc/meminfo)
 
 ktap_print_header
 ktap_set_plan 9
@@ -277,6 +278,10 @@ sleep 3
 free1=$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)
 total=$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)
 echo "# MemFree $free0 kB before, $free1 kB after, MemTotal $total kB"
+# where the memory went: every /proc/meminfo field that moved by 1 MiB
+echo "$meminfo0" | awk 'NR == FNR { v[$1] = $2; next }
+	{ d = $2 - v[$1]; if (d >= 1024 || d <= -1024) printf "# meminfo %s %+d kB\n", $1, d }' - /proc/meminfo
+sed 's/^/# cgroup.stat /' "$root/cgroup.stat"
 ktap_test_result "MemFree back within 5% of MemTotal of where it started" \
 	[ $((free0 - free1)) -le $((total / 20)) ]
 swapped=$(awk 'NR > 1 { s += $4 } END { print s + 0 }' /proc/swaps)
