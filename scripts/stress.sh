@@ -39,7 +39,8 @@ cp "$TREE/tools/testing/selftests/kselftest/ktap_helpers.sh" "$guest/"
 note "stress: $secs s on $variant kernel"
 rc=0
 "$TOP/scripts/vm-run.sh" -k "$kernel" -n stress -t $((secs * 2 + 600)) -m 2048 -z 512 -d 1024 \
-	-a "debug_pagealloc=on page_owner=on" -f "$guest" "$TOP/guest/stress.sh" "$secs" ||
+	-a "debug_pagealloc=on page_owner=on" -f "$guest" "$TOP/guest/stress.sh" "$secs" \
+	"$([ "$variant" = test ] || echo kasan)" ||
 	rc=$?
 log=$BUILD/logs/stress.guest.log
 sed -n '/^TAP version/,/^# Totals:/p' "$log" > "$out/stress.ktap"

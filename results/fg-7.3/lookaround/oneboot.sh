@@ -5,7 +5,8 @@
 # anon_churn's JSON, the memcg's memory.stat counters and its last
 # lru_gen_full section before the process exited.  Guest side of
 #   scripts/vm-run.sh -k BZIMAGE -n NAME -t 800 -z 512 -f DIR oneboot.sh
-# with anon_churn (build/guest-bench/) in DIR.
+# with anon_churn (build/guest-bench/) in DIR.  Arguments: the values of
+# lru_gen/enabled to run with, in order (default 0x001f 0x000f 0x001f 0x000f).
 set -eu # busybox sh; no pipelines whose status matters
 tmp=${TMPDIR:-/tmp} # the guest initramfs
 cg=/sys/fs/cgroup
@@ -13,9 +14,10 @@ mount | grep -q cgroup2 || mount -t cgroup2 none $cg
 mount | grep -q debugfs || mount -t debugfs none /sys/kernel/debug
 echo +memory > $cg/cgroup.subtree_control
 i=0
-for caps in 0x001f 0x000f 0x001f 0x000f; do
+[ $# -gt 0 ] || set -- 0x001f 0x000f 0x001f 0x000f
+for caps in "$@"; do
 	i=$((i + 1))
-	echo $caps > /sys/kernel/mm/lru_gen/enabled
+	echo "$caps" > /sys/kernel/mm/lru_gen/enabled
 	d=$cg/m$i
 	mkdir $d
 	echo 64M > $d/memory.max
