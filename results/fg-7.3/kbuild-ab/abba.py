@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """Per-boot ratios of the in-boot kbuild A/B runs of oneboot.sh.
 
-Usage: abba.py A_CAPS LOG...
+Usage: abba.py A_CAPS [--vs=B_CAPS] LOG...
 
 Each LOG is the guest output of one boot: '=== build N caps C
 zram_read_pages R' lines, each followed by memory.stat lines of that build.
 For every boot, the counters of the builds with caps A_CAPS are summed and
-divided by those of the other builds; the medians and ranges over the boots
-follow.
+divided by those of the builds with caps B_CAPS (by default, of all the
+other builds); the medians and ranges over the boots follow.
 """
 import re
 import statistics
@@ -16,7 +16,9 @@ import sys
 HEADER = re.compile(r"^=== build \d+ caps (\S+) zram_read_pages (\d+)")
 STAT = re.compile(r"^(\w+) (\d+)$")
 KEYS = ("zram_read_pages", "pgmajfault", "workingset_refault_file",
-        "workingset_refault_anon", "pgactivate", "pgscan", "pgsteal")
+        "workingset_refault_anon", "pgactivate", "pgscan", "pgsteal",
+        "vm_pgscan_anon", "vm_pgscan_file", "vm_pgsteal_anon",
+        "vm_pgsteal_file", "vm_pswpout")
 
 Builds = list[tuple[str, dict[str, int]]]
 
@@ -35,11 +37,12 @@ def parse(path: str) -> Builds:
     return builds
 
 
-def ratios(builds: Builds, a_caps: str) -> dict[str, float]:
+def ratios(builds: Builds, a_caps: str, b_caps: str | None) -> dict[str, float]:
     out: dict[str, float] = {}
     for key in KEYS:
         a = sum(s[key] for c, s in builds if c == a_caps and key in s)
-        b = sum(s[key] for c, s in builds if c != a_caps and key in s)
+        b = sum(s[key] for c, s in builds
+                if c != a_caps and b_caps in (None, c) and key in s)
         if a and b:
             out[key] = a / b
     return out
@@ -50,15 +53,23 @@ def main() -> int:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     a_caps = sys.argv[1]
+    logs = sys.argv[2:]
+    b_caps = None
+    if logs[0].startswith("--vs="):
+        b_caps = logs.pop(0)[len("--vs="):]
+    if not logs:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
     per_boot = []
-    for path in sys.argv[2:]:
+    for path in logs:
         builds = parse(path)
         caps = {c for c, _ in builds}
-        if a_caps not in caps or len(caps) < 2:
+        if a_caps not in caps or len(caps) < 2 or (b_caps and b_caps not in caps):
             print(f"{path}: no A/B pair of builds with {a_caps}", file=sys.stderr)
             return 1
-        per_boot.append(ratios(builds, a_caps))
-    print(f"{a_caps} over the other caps, per boot; median (min-max) of {len(per_boot)} boots")
+        per_boot.append(ratios(builds, a_caps, b_caps))
+    print(f"{a_caps} over {b_caps or 'the other caps'}, per boot; "
+          f"median (min-max) of {len(per_boot)} boots")
     for key in KEYS:
         vals = [r[key] for r in per_boot if key in r]
         if len(vals) == len(per_boot):

@@ -4,7 +4,10 @@
 # lru_gen/enabled, by default the PUD filter on (0x001f) and off (0x0017),
 # ABBA; caches dropped and a fresh memcg before each build.  Per build: the
 # memcg's refaults, major faults, activations and scans, zram pages read, and
-# the memcg's lru_gen_full mm stats after the build.  Guest side of
+# the memcg's lru_gen_full mm stats after the build, and the /proc/vmstat
+# deltas of scans and steals per type (the memcg is the only one under
+# pressure).  CAPS/P also writes P to the parameter fg_protect_exp of an
+# experiment kernel that has it.  Guest side of
 #   scripts/vm-run.sh -k BZIMAGE -n NAME -t 3000 -z 512 -d 512 -s / \
 #       oneboot.sh SRC [CAPS...]
 # with SRC the base tree's path on the host (build/base-tree).
@@ -23,8 +26,15 @@ mount -t proc proc $root/proc
 mount --bind "$root$src" /mnt/scratch/src
 mount -o rbind /mnt/scratch $root/tmp
 i=0
-for caps in "$@"; do
+vmstat() {
+	awk '$1 ~ /^(pgscan|pgsteal)_(anon|file)$|^pswp(in|out)$/ { print $1, $2 }' /proc/vmstat
+}
+for arm in "$@"; do
 	i=$((i + 1))
+	caps=${arm%/*}
+	if [ "$caps" != "$arm" ]; then
+		echo "${arm#*/}" > /sys/module/vmscan/parameters/fg_protect_exp
+	fi
 	rm -rf /mnt/scratch/kbuild
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
@@ -32,13 +42,16 @@ for caps in "$@"; do
 	d=$cg/b$i
 	mkdir $d
 	echo 80M > $d/memory.max
+	vmstat > /tmp/vm0
 	r0=$(awk '{ print $3 }' /sys/block/zram0/stat)
 	# shellcheck disable=SC2016 # expanded by the chroot's shell
 	sh -c "echo \$\$ > $d/cgroup.procs; exec chroot $root /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp LC_ALL=C /bin/sh -ec '
 		mkdir -p \$HOME/kbuild
 		make -s -j2 -C \$HOME/src/tools/objtool O=\$HOME/kbuild > \$HOME/kbuild.log 2>&1'"
 	r1=$(awk '{ print $3 }' /sys/block/zram0/stat)
-	echo "=== build $i caps $caps zram_read_pages $(((r1 - r0) / 8))"
+	echo "=== build $i caps $arm zram_read_pages $(((r1 - r0) / 8))"
+	vmstat > /tmp/vm1
+	awk 'NR == FNR { v[$1] = $2; next } { print "vm_" $1, $2 - v[$1] }' /tmp/vm0 /tmp/vm1
 	grep -E "^(workingset_(refault|activate|restore)_(file|anon)|pgmajfault|pgactivate|pgdeactivate|pgrefill|pgscan|pgsteal) " $d/memory.stat
 	awk -v p="/b$i" '$1 == "memcg" { on = ($3 == p) } on && /[0-9]+T/' /sys/kernel/debug/lru_gen_full
 done
