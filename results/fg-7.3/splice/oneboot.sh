@@ -5,7 +5,7 @@ cd /mnt/scratch || exit 1
 dd if=/dev/zero of=f bs=1M count=64 2>/dev/null; sync
 act() { awk '/^Active\(file\)/ {print $2}' /proc/meminfo; }
 for caps in "$@"; do
-	echo $caps > /sys/kernel/mm/lru_gen/enabled
+	echo "$caps" > /sys/kernel/mm/lru_gen/enabled
 	for how in splice read; do
 		sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1
 		a=$(act)
