@@ -65,7 +65,7 @@ def main() -> int:
         builds = parse(path)
         caps = {c for c, _ in builds}
         if a_caps not in caps or len(caps) < 2 or (b_caps and b_caps not in caps):
-            print(f"{path}: no A/B pair of builds with {a_caps}", file=sys.stderr)
+            print(f"{path}: no builds with {a_caps} and {b_caps or 'other caps'}", file=sys.stderr)
             return 1
         per_boot.append(ratios(builds, a_caps, b_caps))
     print(f"{a_caps} over {b_caps or 'the other caps'}, per boot; "

@@ -12,6 +12,7 @@
 #       oneboot.sh SRC [CAPS...]
 # with SRC the base tree's path on the host (build/base-tree).
 set -eu # busybox sh; no pipelines whose status matters
+tmp=${TMPDIR:-/tmp} # the guest initramfs
 src=$1
 shift
 [ $# -gt 0 ] || set -- 0x001f 0x0017 0x0017 0x001f
@@ -42,7 +43,7 @@ for arm in "$@"; do
 	d=$cg/b$i
 	mkdir $d
 	echo 80M > $d/memory.max
-	vmstat > /tmp/vm0
+	vmstat > "$tmp"/vm0
 	r0=$(awk '{ print $3 }' /sys/block/zram0/stat)
 	# shellcheck disable=SC2016 # expanded by the chroot's shell
 	sh -c "echo \$\$ > $d/cgroup.procs; exec chroot $root /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp LC_ALL=C /bin/sh -ec '
@@ -50,8 +51,8 @@ for arm in "$@"; do
 		make -s -j2 -C \$HOME/src/tools/objtool O=\$HOME/kbuild > \$HOME/kbuild.log 2>&1'"
 	r1=$(awk '{ print $3 }' /sys/block/zram0/stat)
 	echo "=== build $i caps $arm zram_read_pages $(((r1 - r0) / 8))"
-	vmstat > /tmp/vm1
-	awk 'NR == FNR { v[$1] = $2; next } { print "vm_" $1, $2 - v[$1] }' /tmp/vm0 /tmp/vm1
+	vmstat > "$tmp"/vm1
+	awk 'NR == FNR { v[$1] = $2; next } { print "vm_" $1, $2 - v[$1] }' "$tmp"/vm0 "$tmp"/vm1
 	grep -E "^(workingset_(refault|activate|restore)_(file|anon)|pgmajfault|pgactivate|pgdeactivate|pgrefill|pgscan|pgsteal) " $d/memory.stat
 	awk -v p="/b$i" '$1 == "memcg" { on = ($3 == p) } on && /[0-9]+T/' /sys/kernel/debug/lru_gen_full
 done
