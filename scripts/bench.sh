@@ -87,6 +87,8 @@
 #   MEM_MIB (guest memory, 2048)  ZRAM_MIB (512)  SWAP_MIB (swap disk, 512)
 #   DISK_MIB (data disk size, default: fits the file set)
 #   CELL_TIMEOUT (seconds per boot)
+#   BENCH_APPEND  more kernel command line for every boot, e.g., a
+#              parameter of an experiment kernel
 #   PIN_NODE   run fio (zipf, uniform) on the CPU of this guest node (0 or
 #              1): its page cache is then allocated on that node, which
 #              has room for it (nothing binds the memory), and stays in
@@ -435,7 +437,7 @@ vm() {
 	shift 2
 	# shellcheck disable=SC2086 # opts: words of options
 	"$TOP/scripts/vm-run.sh" -n bench -k "$k" -t "$CELL_TIMEOUT" -m "$MEM_MIB" -z "$ZRAM_MIB" \
-		-D "$img" -f "$guest" $opts "$TOP/guest/bench.sh" "$@" > "$BUILD/logs/bench.vm-run.log" 2>&1
+		-D "$img" -f "$guest" ${BENCH_APPEND:+-a "$BENCH_APPEND"} $opts "$TOP/guest/bench.sh" "$@" > "$BUILD/logs/bench.vm-run.log" 2>&1
 }
 
 note "probing the kernels"
@@ -512,6 +514,7 @@ for c in "${cells[@]}"; do
 	line=
 	if [ -n "$rec" ]; then
 		[ -z "$trace" ] || rec="${rec%?},\"trace\":\"$trace\"}"
+		[ -z "${BENCH_APPEND:-}" ] || rec="${rec%?},\"append\":\"$BENCH_APPEND\"}"
 		line="{\"workload\":\"$w\",\"params\":$params,\"arm\":\"$a\",\"kernel\":\"$kernel\",\"rep\":$rep,\"run_id\":\"$run_id\",$rec"
 		python3 -c 'import json, sys; json.loads(sys.argv[1])' "$line" 2>/dev/null || line=
 	fi
