@@ -17,8 +17,10 @@
 #   anon: anon_mib hot_mib hot_pct ops swap (zram or disk), stream_mib
 #     (optional: anon_churn -S)   fgcost: ops   jumps: k
 #   kbuild: src (the host's kernel tree, a path without symlinks, seen at
-#     /mnt/host from vm-run.sh -s /)
-#     targets (directories of its tools/, separated by commas)
+#     /mnt/host from vm-run.sh -s /; or "disk": the tree is the data disk)
+#     targets (directories of its tools/, or tinyconfig: the tree's x86_64
+#     tinyconfig vmlinux, or tinyconfig/DIR: that directory of it;
+#     separated by commas), swap (zram or disk)
 #   fgswitch: ops rounds (bit 0x0010 of ENABLED switched on and off)
 #   aging: sparse_gib thp (0 or 1) hot_mib passes, node_mib (optional:
 #     aging_cost -n, anon memory of the aged node in the hot PUD)
@@ -298,51 +300,78 @@ anon)
 	cat "$cg/memory.stat"
 	record "$m" ;;
 kbuild)
-	# The host's compiler on the host's files: chroot into the host's root
-	# (read-only 9p, cache=loose), objects and temporary files on the
-	# scratch disk at its temporary directory.  Every page the build reads is charged to
-	# the memcg, the compiler's text included.  The tree is bound to
-	# /mnt/scratch/src before the scratch disk goes over the root's
-	# temporary directory ($ctmp), and the build reads it there: a checkout
-	# under the host's temporary directory would be hidden at its own path.
+	# The host's compiler: chroot into the host's root (read-only 9p,
+	# cache=loose), objects and temporary files on the scratch disk at its
+	# temporary directory.  The tree is the host's over 9p, or (src=disk)
+	# the data disk, whose reads pgpgin counts.  Every page the build reads
+	# is charged to the memcg, the compiler's text included.  The tree is
+	# bound to /mnt/scratch/src before the scratch disk goes over the
+	# root's temporary directory ($ctmp), and the build reads it there: a
+	# checkout under the host's temporary directory would be hidden at its
+	# own path.
 	root=/mnt/host
 	ctmp=/tmp
+	tree=$root$p_src
+	[ "$p_src" != disk ] || tree=$data
+	case ${p_swap:-zram} in
+	zram) dev=zram0 ;;
+	disk) dev=${SWAP_DEV:-none} ;;
+	*) fail "swap=$p_swap: zram or disk" ;;
+	esac
+	[ "$(awk 'NR > 1 { print $1 }' /proc/swaps)" = "/dev/$dev" ] ||
+		fail "swap=${p_swap:-zram} wants /dev/$dev alone in /proc/swaps"
 	for f in make gcc; do [ -x $root/usr/bin/$f ] || fail "no host root with $f at $root"; done
-	[ -d "$root$p_src/tools/lib/bpf" ] || fail "no kernel tree at $p_src on the host"
+	[ -f "$tree/tools/lib/bpf/Makefile" ] || fail "no kernel tree at $tree"
 	mkdir -p /mnt/scratch/src
 	if ! { mount --bind /dev $root/dev && mount -t proc proc $root/proc &&
-		mount --bind "$root$p_src" /mnt/scratch/src && mount -o rbind /mnt/scratch "$root$ctmp"; }; then
+		mount --bind "$tree" /mnt/scratch/src && mount -o rbind /mnt/scratch "$root$ctmp"; }; then
 		fail "cannot set up the chroot"
 	fi
 	enter_memcg "$p_memcg" max
-	sw0=$(awk '{ printf "%s %s", $3, $7 }' /sys/block/zram0/stat)
+	vm_keys='^(pgpgin|pswpin|pswpout)$'
+	awk -v k="$vm_keys" '$1 ~ k' /proc/vmstat > "$work/vm.pre"
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	# the chroot's shell expands $1, $2, $t and $TMPDIR (the scratch disk)
+	# the chroot's shell expands $1, $2, $t, $goal, $k and $TMPDIR (the
+	# scratch disk)
 	# shellcheck disable=SC2016
 	chroot $root /usr/bin/env -i PATH=/usr/bin:/bin HOME="$ctmp" LC_ALL=C TMPDIR="$ctmp" /bin/sh -ec '
 		out=$TMPDIR/kbuild
 		for t in $(echo "$2" | tr , " "); do
 			mkdir -p "$out/$t"
-			make -s -j2 -C "$TMPDIR/$1/tools/$t" O="$out/$t" > "$out.log" 2>&1 ||
-				{ tail -20 "$out.log"; exit 1; }
-			echo "built tools/$t: $(find "$out/$t" -name "*.o" | wc -l) objects"
+			case $t in tinyconfig) goal=vmlinux ;; tinyconfig/*) goal=${t#*/}/ ;; *) goal= ;; esac
+			if [ -n "$goal" ]; then
+				k="make -s -C $TMPDIR/$1 O=$out/$t ARCH=x86_64"
+				{ $k tinyconfig > "$out.log" 2>&1 && $k -j2 "$goal" >> "$out.log" 2>&1; } ||
+					{ tail -20 "$out.log"; exit 1; }
+			else
+				make -s -j2 -C "$TMPDIR/$1/tools/$t" O="$out/$t" > "$out.log" 2>&1 ||
+					{ tail -20 "$out.log"; exit 1; }
+			fi
+			echo "built $t: $(find "$out/$t" -name "*.o" | wc -l) objects"
 		done' sh src "$p_targets" || fail "the build failed"
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	umount "$root$ctmp/src" "$root$ctmp" /mnt/scratch/src $root/proc $root/dev
-	sw1=$(awk '{ printf "%s %s", $3, $7 }' /sys/block/zram0/stat)
-	cat "$cg/memory.stat" "$cg/memory.events"
-	record "$(awk -v t0="$t0" -v t1="$t1" -v sw0="$sw0" -v sw1="$sw1" -v peak="$(cat "$cg/memory.peak")" '
+	awk -v k="$vm_keys" '$1 ~ k' /proc/vmstat > "$work/vm.post"
+	cat "$cg/memory.stat" "$cg/memory.events" "$cg/cpu.stat"
+	# pgpgin (KiB read from block devices, swap included), pswpin and
+	# pswpout (pages) of the guest, which runs nothing else; user and
+	# system time of the memcg's tasks
+	record "$(awk -v t0="$t0" -v t1="$t1" -v peak="$(cat "$cg/memory.peak")" '
 		FILENAME ~ /memory.stat$/ { v[$1] = $2 } FILENAME ~ /memory.events$/ { e[$1] = $2 }
+		FILENAME ~ /cpu.stat$/ { c[$1] = $2 }
+		FILENAME ~ /vm.pre$/ { p[$1] = $2 } FILENAME ~ /vm.post$/ { d[$1] = $2 - p[$1] }
 		END {
-			split(sw0, a); split(sw1, b)	# zram sectors read, written
-			printf "{\"build_s\":%.1f,\"refaults_file\":%d,\"refaults_anon\":%d,", t1 - t0,
-				v["workingset_refault_file"], v["workingset_refault_anon"]
+			printf "{\"build_s\":%.1f,\"user_s\":%.1f,\"sys_s\":%.1f,", t1 - t0,
+				c["user_usec"] / 1e6, c["system_usec"] / 1e6
+			printf "\"refaults_file\":%d,\"refaults_anon\":%d,", v["workingset_refault_file"],
+				v["workingset_refault_anon"]
 			printf "\"pgmajfault\":%d,\"activate_file\":%d,\"restore_file\":%d,", v["pgmajfault"],
 				v["workingset_activate_file"], v["workingset_restore_file"]
-			printf "\"pgscan\":%d,\"pgsteal\":%d,\"swap_read_pages\":%d,\"swap_write_pages\":%d,",
-				v["pgscan"], v["pgsteal"], (b[1] - a[1]) / 8, (b[2] - a[2]) / 8
+			printf "\"pgscan\":%d,\"pgsteal\":%d,\"pgpgin_kb\":%d,", v["pgscan"], v["pgsteal"],
+				d["pgpgin"]
+			printf "\"swap_read_pages\":%d,\"swap_write_pages\":%d,", d["pswpin"], d["pswpout"]
 			printf "\"peak_mib\":%.1f,\"oom_kill\":%d}\n", peak / 1048576, e["oom_kill"]
-		}' "$cg/memory.stat" "$cg/memory.events")" ;;
+		}' "$cg/memory.stat" "$cg/memory.events" "$cg/cpu.stat" "$work/vm.pre" "$work/vm.post")" ;;
 sqlite)
 	# hot key lookups, k per 64 KiB that GNU grep reads of the stream, which
 	# it reads once (exit 1: no match, all read), in one memcg; both run

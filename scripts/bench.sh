@@ -40,9 +40,14 @@
 #             the other half writing a one-shot anon stream (anon_churn -S)
 #             (all arms)
 #   kbuild    a build of KBUILD_TARGETS, directories of the base tree's
-#             tools/, with the host's gcc (-j2), chrooted into the host's
-#             root over 9p, in a KBUILD_MEMCG_MIB memcg with zram swap:
-#             refaults and major faults per build (all arms: pud-off
+#             tools/, or its x86_64 tinyconfig vmlinux (tinyconfig) or a
+#             directory of it (tinyconfig/mm, /kernel, /fs), with the host's gcc
+#             (-j2), chrooted into the host's root over 9p, in a
+#             KBUILD_MEMCG_MIB memcg with swap on zram or a disk
+#             (KBUILD_SWAPS): per build the columns of the FG RFC (time,
+#             system time, pgpgin, swap-ins and -outs, refaults per type),
+#             major faults and PSI.  The tools/ targets read the tree over
+#             9p, tinyconfig* from a disk image of it (all arms: pud-off
 #             shows what the PUD Bloom filter does to a build)
 #   aging     lab/aging_cost: aging a node that holds none of the memory,
 #             sparse small pages and sparse THPs
@@ -82,8 +87,10 @@
 #   MMAP_ADVICES  hotmmap's advice, "normal", "random" or both (default)
 #   SWAPS      anon's swap, "zram", "disk" or both (default)
 #   KBUILD_MEMCG_MIB  kbuild's memcg (default 192, QUICK 80)
-#   KBUILD_TARGETS  of objtool, lib/bpf and power/x86/turbostat (default
+#   KBUILD_TARGETS  of objtool, lib/bpf, power/x86/turbostat, tinyconfig,
+#              tinyconfig/mm, tinyconfig/kernel and tinyconfig/fs (default
 #              "objtool lib/bpf", QUICK "objtool")
+#   KBUILD_SWAPS  kbuild's swap, "zram", "disk" or both (default zram)
 #   MEM_MIB (guest memory, 2048)  ZRAM_MIB (512)  SWAP_MIB (swap disk, 512)
 #   DISK_MIB (data disk size, default: fits the file set)
 #   CELL_TIMEOUT (seconds per boot)
@@ -217,17 +224,30 @@ case " $WORKLOADS " in *" global "*)
 	[ $((MEMCG_MIB + ZRAM_MIB / 2 + 384)) -le "$MEM_MIB" ] ||
 		die "MEMCG_MIB + ZRAM_MIB / 2 + 384 must fit MEM_MIB=$MEM_MIB (global)" ;;
 esac
-# kbuild: the base tree's tools/ on the host, read by the guest over 9p
+# kbuild: the base tree on the host, read by the guest over 9p, or for
+# tinyconfig from a disk image of it, so that pgpgin counts its reads
 kbuild_src=$(realpath -m "$BUILD/base-tree")
+KBUILD_SWAPS=${KBUILD_SWAPS-zram}
+kbuild_img=
 case " $WORKLOADS " in *" kbuild "*)
-	[ "$ZRAM_MIB" -gt 0 ] || die "ZRAM_MIB=0: kbuild swaps to zram"
+	[ -n "$KBUILD_SWAPS" ] || die "KBUILD_SWAPS is empty"
+	for sw in $KBUILD_SWAPS; do
+		case $sw in zram | disk) ;; *) die "KBUILD_SWAPS: '$sw' is not zram or disk" ;; esac
+	done
+	case " $KBUILD_SWAPS " in *" zram "*)
+		[ "$ZRAM_MIB" -gt 0 ] || die "ZRAM_MIB=0: KBUILD_SWAPS has zram" ;;
+	esac
 	[ $((KBUILD_MEMCG_MIB + ZRAM_MIB / 2 + 384)) -le "$MEM_MIB" ] ||
 		die "KBUILD_MEMCG_MIB + ZRAM_MIB / 2 + 384 must fit MEM_MIB=$MEM_MIB"
 	command -v gcc > /dev/null || die "gcc missing: run 'make setup'"
 	[ -n "$KBUILD_TARGETS" ] || die "KBUILD_TARGETS is empty"
 	for t in $KBUILD_TARGETS; do
 		case $t in objtool | lib/bpf | power/x86/turbostat) ;;
-		*) die "KBUILD_TARGETS: '$t' is not objtool, lib/bpf or power/x86/turbostat" ;;
+		tinyconfig | tinyconfig/mm | tinyconfig/kernel | tinyconfig/fs)
+			b=$(git -C "$TREE" rev-parse --short=12 base 2> /dev/null) ||
+				die "KBUILD_TARGETS=$t reads an image of tag base, which $TREE lacks: run 'make tree'"
+			kbuild_img=$BUILD/bench/base-tree-$b.img ;;
+		*) die "KBUILD_TARGETS: '$t' is not objtool, lib/bpf, power/x86/turbostat, tinyconfig or tinyconfig/{mm,kernel,fs}" ;;
 		esac
 	done
 	[ "$BENCH_BUILD" = 1 ] || [ -d "$kbuild_src/tools/lib/bpf" ] ||
@@ -343,7 +363,13 @@ for w in $WORKLOADS; do
 		done ;;
 	kbuild)
 		targets=$(echo "$KBUILD_TARGETS" | xargs | tr ' ' ,)
-		groups+=("kbuild|{\"targets\":\"$targets\",\"jobs\":2,\"memcg_mib\":$KBUILD_MEMCG_MIB}||$ALL_ARMS|src=$kbuild_src targets=$targets memcg=$KBUILD_MEMCG_MIB|-s / -d 512") ;;
+		src=$kbuild_src opts="-s / -d 512"
+		[ -z "$kbuild_img" ] || src=disk opts="-s / -d 1024 -D $kbuild_img"
+		for sw in $KBUILD_SWAPS; do
+			sopts=
+			[ "$sw" = zram ] || sopts="-z 0 -w $SWAP_MIB"
+			groups+=("kbuild|{\"targets\":\"$targets\",\"jobs\":2,\"memcg_mib\":$KBUILD_MEMCG_MIB,\"swap\":\"$sw\"}||$ALL_ARMS|src=$src targets=$targets memcg=$KBUILD_MEMCG_MIB swap=$sw|$opts $sopts")
+		done ;;
 	aging)
 		# a page per 2 MiB, then THPs (one per 64 MiB) over a quarter of the PUDs
 		groups+=("aging|{\"sparse_gib\":$aging_sparse,\"thp\":0,\"hot_mib\":64,\"passes\":$aging_passes,\"bind_node\":0,\"age_node\":1}||mglru series pud-off|sparse_gib=$aging_sparse thp=0 hot_mib=64 passes=$aging_passes")
@@ -423,6 +449,17 @@ if [ ! -f "$img" ]; then
 		-E root_owner=0:0,hash_seed=6d676c72-752d-6c61-6200-000000000002 "$img.tmp"
 	mv "$img.tmp" "$img"
 	rm -rf "$stage"
+fi
+
+# kbuild's tinyconfig reads the base tree from a disk image of it
+if [ -n "$kbuild_img" ] && [ ! -f "$kbuild_img" ]; then
+	[ -f "$kbuild_src/Makefile" ] || die "no base tree at $kbuild_src for $kbuild_img"
+	note "creating the disk image of the base tree $kbuild_img"
+	mib=$(du -sm --apparent-size "$kbuild_src" | cut -f1)
+	rm -f "$kbuild_img.tmp"
+	truncate -s $((mib + mib / 4 + 256))M "$kbuild_img.tmp"
+	E2FSPROGS_FAKE_TIME=1767225600 mkfs.ext4 -q -F -d "$kbuild_src" -E root_owner=0:0 "$kbuild_img.tmp"
+	mv "$kbuild_img.tmp" "$kbuild_img"
 fi
 
 # ---- one boot per cell -------------------------------------------------------

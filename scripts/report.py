@@ -49,7 +49,9 @@ HEADLINE = {"zipf": [("miss_ratio", "lower")], "uniform": [("miss_ratio", "lower
             "sqlite": [("misses_per_lookup", "lower"), ("p99_us", "lower")],
             "probe": [("miss_ratio", "lower"), ("p99_us", "lower")],
             "global": [("hit_ratio", "higher"), ("swapins_per_op", "lower")],
-            "anon": [("swapins_per_op", "lower")], "kbuild": [("refaults_file", "lower")],
+            "anon": [("swapins_per_op", "lower")],
+            "kbuild": [("refaults_file", "lower"), ("swap_read_pages", "lower"),
+                       ("pgmajfault", "lower")],
             "aging": [("aging_us_median", "lower")], "fgcost": [("ops_per_s", "higher")],
             "fgswitch": [("readers1_on_off_ratio", "higher")],
             "jumps": [("active_file_max_jump", "lower")]}

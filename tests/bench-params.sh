@@ -33,7 +33,9 @@ rejects() {
 
 cases=("PIN_NODE=2|PIN_NODE" "PIN_NODE=01|PIN_NODE" "PIN_NODE=x|PIN_NODE"
 	"PIN_NODE=-1|PIN_NODE" "PIN_NODE= 1|PIN_NODE" "REPS=0|REPS"
-	"KS=0|KS" "WORKLOADS=nope|WORKLOADS" "ARMS=nope|ARMS" "THETAS=x|THETAS")
+	"KS=0|KS" "WORKLOADS=nope|WORKLOADS" "ARMS=nope|ARMS" "THETAS=x|THETAS"
+	"KBUILD_SWAPS=nvme|KBUILD_SWAPS" "KBUILD_SWAPS=|KBUILD_SWAPS"
+	"KBUILD_TARGETS=tinyconfig/net|KBUILD_TARGETS")
 ktap_print_header
 ktap_set_plan ${#cases[@]}
 for c in "${cases[@]}"; do
