@@ -160,6 +160,18 @@ sys_metrics() {
 		{ printf ",\"sys_%s\":%d", $1, $2 - pre[$1] }' "$work/sys.pre" "$work/sys.post"
 }
 
+# cell_swap: $dev, the swap device of swap=zram (default) or disk, which
+# must be the only one in /proc/swaps
+cell_swap() {
+	case ${p_swap:-zram} in
+	zram) dev=zram0 ;;
+	disk) dev=${SWAP_DEV:-none} ;;
+	*) fail "swap=$p_swap: zram or disk" ;;
+	esac
+	[ "$(awk 'NR > 1 { print $1 }' /proc/swaps)" = "/dev/$dev" ] ||
+		fail "swap=${p_swap:-zram} wants /dev/$dev alone in /proc/swaps: $(awk 'NR > 1 { printf "%s ", $1 }' /proc/swaps)"
+}
+
 # aging_steps BEFORE AFTER NAME: ',"NAME":AFTER-BEFORE' if both are known
 aging_steps() {
 	[ -n "$1" ] && [ -n "$2" ] || return 0
@@ -286,14 +298,7 @@ jumps)
 	record "$(awk '{ d = $2 - $1; if (d < 0) d = -d; f = $3 ? d / $3 : 0; if (f > max) max = f; s += f; n++ }
 		END { printf "{\"steps\":%d,\"active_file_max_jump\":%.4f,\"active_file_mean_jump\":%.4f}\n", n, max, n ? s / n : 0 }' "$work/jumps")" ;;
 anon)
-	case ${p_swap:-zram} in
-	zram) dev=zram0 ;;
-	disk) dev=${SWAP_DEV:-none} ;;
-	*) fail "swap=$p_swap: zram or disk" ;;
-	esac
-	# exactly one swap device, the cell's
-	[ "$(awk 'NR > 1 { print $1 }' /proc/swaps)" = "/dev/$dev" ] ||
-		fail "swap=$p_swap wants /dev/$dev alone in /proc/swaps: $(awk 'NR > 1 { printf "%s ", $1 }' /proc/swaps)"
+	cell_swap
 	enter_memcg "$p_memcg" max
 	m=$(/guest/anon_churn -s "$p_anon_mib" -H "$p_hot_mib" -P "$p_hot_pct" -n "$p_ops" -d "$dev" \
 		${p_stream_mib:+-S "$p_stream_mib"})
@@ -313,13 +318,7 @@ kbuild)
 	ctmp=/tmp
 	tree=$root$p_src
 	[ "$p_src" != disk ] || tree=$data
-	case ${p_swap:-zram} in
-	zram) dev=zram0 ;;
-	disk) dev=${SWAP_DEV:-none} ;;
-	*) fail "swap=$p_swap: zram or disk" ;;
-	esac
-	[ "$(awk 'NR > 1 { print $1 }' /proc/swaps)" = "/dev/$dev" ] ||
-		fail "swap=${p_swap:-zram} wants /dev/$dev alone in /proc/swaps"
+	cell_swap
 	for f in make gcc; do [ -x $root/usr/bin/$f ] || fail "no host root with $f at $root"; done
 	[ -f "$tree/tools/lib/bpf/Makefile" ] || fail "no kernel tree at $tree"
 	mkdir -p /mnt/scratch/src
